@@ -1,0 +1,50 @@
+// swift-tools-version: 6.1
+//
+// KeyboardHost: host keyboard extensions (shared libraries) on Linux.
+// The only contract between host and extension is the C header in Sources/KeyboardExtensionABI;
+// see ../shared/DESIGN.md (kept in the steering repo) and README.md.
+import PackageDescription
+
+let package = Package(
+    name: "KeyboardHost",
+    platforms: [.macOS(.v15)],
+    products: [
+        // For extension authors: the SDK (KeyboardViewController, TextDocumentProxy, configuration).
+        .library(name: "KeyboardExtension", targets: ["KeyboardExtension"]),
+        // For hosts: load extensions, own the text field, serve the proxy.
+        .library(name: "KeyboardHost", targets: ["KeyboardHost"]),
+        // The command-line tool.
+        .executable(name: "kbhost", targets: ["kbhost"]),
+        // Samples: each one a loadable extension, built as a shared library (lib<Name>.so).
+        .library(name: "HelloKeyboard", type: .dynamic, targets: ["HelloKeyboard"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        // The C ABI: one header, the spec. No Swift crosses the boundary.
+        .target(name: "KeyboardExtensionABI"),
+        // Value types both sides describe in the same words (configuration, layouts). Each side links
+        // its own copy; only their JSON form crosses the boundary.
+        .target(name: "KeyboardModel"),
+        .target(name: "KeyboardExtension", dependencies: ["KeyboardExtensionABI", "KeyboardModel"]),
+        .target(name: "KeyboardHost", dependencies: ["KeyboardExtensionABI", "KeyboardModel"]),
+        .executableTarget(
+            name: "kbhost",
+            dependencies: [
+                "KeyboardHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .target(name: "HelloKeyboard", dependencies: ["KeyboardExtension"], path: "samples/HelloKeyboard"),
+
+        // Helpers our own tests share: where the built products are, the C fixture, running commands.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .testTarget(
+            name: "KeyboardHostTests",
+            dependencies: ["KeyboardHost", "KeyboardExtension", "TestSupport"],
+            exclude: ["Fixtures"]
+        ),
+        .testTarget(name: "kbhostTests", dependencies: ["TestSupport"]),
+    ]
+)

@@ -1,0 +1,97 @@
+/// The base class of a keyboard extension, modelled on UIKit's `UIInputViewController` (and the SDKs
+/// built on it, such as Fleksy's `FKKeyboardViewController`).
+///
+/// Subclass it, override ``createConfiguration()``, and export the subclass with one line:
+///
+/// ```swift
+/// final class HelloKeyboard: KeyboardViewController {
+///     override func createConfiguration() -> KeyboardConfiguration { … }
+/// }
+///
+/// @_cdecl("kbx_extension_entry")
+/// public func entry() -> UnsafeRawPointer? { HelloKeyboard.export(id: "com.example.hello", name: "Hello", version: "1.0.0") }
+/// ```
+///
+/// As on iOS the host makes a fresh controller for every appearance of the keyboard and never reuses
+/// one. The host calls, in order: `init()`, ``createConfiguration()``, ``viewDidLoad()``,
+/// ``viewWillAppear()``, ``viewDidAppear()``; then key taps and text notifications; and when the
+/// keyboard goes away ``viewWillDisappear()`` and ``viewDidDisappear()``.
+@MainActor
+open class KeyboardViewController {
+    /// The text field, as iOS's `textDocumentProxy`: reads come from the latest snapshot, edits are
+    /// posted and take effect on a later turn of the host's loop.
+    public let textDocumentProxy: TextDocumentProxy
+
+    /// The configuration this controller returned from ``createConfiguration()``, once it has.
+    public internal(set) var configuration: KeyboardConfiguration?
+
+    /// Set when the base class's ``createConfiguration()`` runs, which means a subclass did not
+    /// override it (or called super's): the host reports that as an error.
+    var reachedBaseCreateConfiguration = false
+
+    public required init() {
+        // The bridge hands the host connection over through `HostConnection.pending` because the
+        // initializer is the author's to override and takes no arguments, as UIKit's does.
+        textDocumentProxy = TextDocumentProxy(host: HostConnection.takePending())
+    }
+
+    /// Returns the keyboard's configuration: its layout, license, and options. Every extension must
+    /// override this and must not call `super`: the base implementation marks the extension as
+    /// unconfigured, and the host refuses to show it.
+    open func createConfiguration() -> KeyboardConfiguration {
+        reachedBaseCreateConfiguration = true
+        return KeyboardConfiguration(layout: KeyboardLayout(subKeyboards: []))
+    }
+
+    // MARK: View lifecycle (UIKit's order)
+
+    open func viewDidLoad() {}
+    open func viewWillAppear() {}
+    open func viewDidAppear() {}
+    open func viewWillDisappear() {}
+    open func viewDidDisappear() {}
+
+    // MARK: Text input notifications (UITextInputDelegate)
+
+    /// The document is about to change; ``textDocumentProxy`` still shows the old state.
+    open func textWillChange() {}
+    /// The document changed; ``textDocumentProxy`` shows the new state.
+    open func textDidChange() {}
+    /// The selection or cursor is about to change.
+    open func selectionWillChange() {}
+    /// The selection or cursor changed.
+    open func selectionDidChange() {}
+
+    // MARK: Keys
+
+    /// The user tapped `key`. The default does what the key's code says: input keys, space and return
+    /// insert their text, delete deletes backward, the globe key advances to the next keyboard, and
+    /// done/collapse dismiss the keyboard. Override to do more; call `super` for the defaults.
+    open func keyTapped(_ key: Key) {
+        if let text = key.typedText {
+            textDocumentProxy.insertText(text)
+            return
+        }
+        switch key.code {
+        case .delete: textDocumentProxy.deleteBackward()
+        case .nextKeyboard: advanceToNextInputMode()
+        case .done, .collapse: dismissKeyboard()
+        default: break
+        }
+    }
+
+    /// Switches to the next keyboard, as the globe key does on iOS.
+    public func advanceToNextInputMode() {
+        textDocumentProxy.host.advanceToNextInputMode()
+    }
+
+    /// Hides the keyboard.
+    public func dismissKeyboard() {
+        textDocumentProxy.host.dismissKeyboard()
+    }
+
+    /// Tells the host of a failure, in one line it shows the user next to the extension's name.
+    public func reportError(_ message: String) {
+        textDocumentProxy.host.reportError(message)
+    }
+}

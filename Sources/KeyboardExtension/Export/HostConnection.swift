@@ -1,0 +1,79 @@
+import KeyboardExtensionABI
+
+/// The host API (`kbx_host_api`) an instance was given, so the rest of the SDK speaks Swift.
+///
+/// A controller made outside a host (say, by `KeyboardViewController()` in a unit test) has no
+/// connection; its edits go nowhere, and it says so on standard error once.
+@MainActor
+struct HostConnection {
+    private let api: kbx_host_api?
+
+    /// Handed from the bridge to `KeyboardViewController.init()`, which takes no arguments.
+    static var pending: kbx_host_api?
+
+    static func takePending() -> HostConnection {
+        defer { pending = nil }
+        return HostConnection(api: pending)
+    }
+
+    func insertText(_ text: String) {
+        guard let api, let insert = api.insert_text else { return unhosted() }
+        withBorrowedUTF8(text) { insert(api.host, $0, $1) }
+    }
+
+    func deleteBackward() {
+        guard let api, let delete = api.delete_backward else { return unhosted() }
+        delete(api.host)
+    }
+
+    func adjustTextPosition(byCharacterOffset offset: Int) {
+        guard let api, let adjust = api.adjust_text_position else { return unhosted() }
+        adjust(api.host, Int64(offset))
+    }
+
+    func advanceToNextInputMode() {
+        guard let api, let advance = api.advance_to_next_input_mode else { return unhosted() }
+        advance(api.host)
+    }
+
+    func dismissKeyboard() {
+        guard let api, let dismiss = api.dismiss_keyboard else { return unhosted() }
+        dismiss(api.host)
+    }
+
+    func reportError(_ message: String) {
+        guard let api, let report = api.report_error else { return unhosted() }
+        withBorrowedUTF8(message) { report(api.host, $0, $1) }
+    }
+
+    private static var warnedUnhosted = false
+
+    private func unhosted() {
+        guard !Self.warnedUnhosted else { return }
+        Self.warnedUnhosted = true
+        let warning = "KeyboardExtension: this controller has no host; its edits are dropped\n"
+        _ = withBorrowedUTF8(warning) { write(STDERR_FILENO, $0, $1) }
+    }
+}
+
+/// Calls `body` with a borrowed UTF-8 pointer and length for `text`, as the C API takes strings.
+func withBorrowedUTF8<R>(_ text: String, _ body: (UnsafePointer<CChar>?, Int) -> R) -> R {
+    var text = text
+    return text.withUTF8 { bytes in
+        bytes.withMemoryRebound(to: CChar.self) { body($0.baseAddress, $0.count) }
+    }
+}
+
+/// Reads a borrowed UTF-8 string from the C side; invalid sequences become U+FFFD.
+func stringFromBorrowedUTF8(_ bytes: UnsafePointer<CChar>?, _ length: Int) -> String {
+    guard let bytes, length > 0 else { return "" }
+    return String(decoding: UnsafeRawBufferPointer(start: bytes, count: length), as: UTF8.self)
+}
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif

@@ -1,0 +1,163 @@
+import KeyboardExtensionABI
+
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The C callbacks of every descriptor this SDK exports: each turns a call from the host into a call
+/// on the Swift controller. The host calls them on its main thread (KeyboardExtensionABI.h, section 3),
+/// which is where the controller, being `@MainActor`, must run.
+///
+/// An instance handle (`kbx_instance *`) is a retained reference to the controller.
+enum InstanceBridge {
+    static func descriptor(
+        identifier: UnsafePointer<CChar>?, name: UnsafePointer<CChar>?, version: UnsafePointer<CChar>?
+    ) -> kbx_extension_descriptor {
+        kbx_extension_descriptor(
+            abi_version: KBX_ABI_VERSION,
+            struct_size: UInt32(MemoryLayout<kbx_extension_descriptor>.size),
+            identifier: identifier,
+            name: name,
+            version: version,
+            create_instance: { descriptor, api, _, _ in
+                // Settings (the JSON object) are read by the configuration work (issue 6); a v1 host
+                // always sends one.
+                guard let descriptor, let api, let type = ExportRegistry.controllerType(for: descriptor),
+                      HostConnection.isCompatible(api)
+                else { return nil }
+                nonisolated(unsafe) let hostAPI = api.pointee
+                let address = InstanceBridge.onMain { () -> UInt in
+                    HostConnection.pending = hostAPI
+                    let controller = type.init()
+                    return UInt(bitPattern: Unmanaged.passRetained(controller).toOpaque())
+                }
+                return OpaquePointer(bitPattern: address)
+            },
+            destroy_instance: { instance in
+                InstanceBridge.withController(instance) { _, retained in retained.release() }
+            },
+            create_configuration: { instance, sink, context in
+                guard let sink else { return kbx_status(KBX_STATUS_FAILED) }
+                nonisolated(unsafe) let context = context
+                return InstanceBridge.withController(instance) { controller, _ in
+                    InstanceBridge.configure(controller, sink: sink, context: context)
+                } ?? kbx_status(KBX_STATUS_FAILED)
+            },
+            lifecycle: { instance, event in
+                InstanceBridge.withController(instance) { controller, _ in
+                    switch Int(event) {
+                    case KBX_VIEW_DID_LOAD: controller.viewDidLoad()
+                    case KBX_VIEW_WILL_APPEAR: controller.viewWillAppear()
+                    case KBX_VIEW_DID_APPEAR: controller.viewDidAppear()
+                    case KBX_VIEW_WILL_DISAPPEAR: controller.viewWillDisappear()
+                    case KBX_VIEW_DID_DISAPPEAR: controller.viewDidDisappear()
+                    default: break  // a newer host's event this SDK does not know
+                    }
+                }
+            },
+            text_input: { instance, event in
+                InstanceBridge.withController(instance) { controller, _ in
+                    switch Int(event) {
+                    case KBX_TEXT_WILL_CHANGE: controller.textWillChange()
+                    case KBX_TEXT_DID_CHANGE: controller.textDidChange()
+                    case KBX_SELECTION_WILL_CHANGE: controller.selectionWillChange()
+                    case KBX_SELECTION_DID_CHANGE: controller.selectionDidChange()
+                    default: break
+                    }
+                }
+            },
+            update_snapshot: { instance, snapshot in
+                guard let snapshot else { return }
+                let state = TextSnapshot(snapshot.pointee)  // copied now: the snapshot is borrowed
+                InstanceBridge.withController(instance) { controller, _ in
+                    controller.textDocumentProxy.snapshot = state
+                }
+            },
+            key_event: { instance, event in
+                guard let event else { return kbx_status(KBX_STATUS_FAILED) }
+                let position = KeyPosition(
+                    subKeyboard: Int(event.pointee.sub_keyboard), row: Int(event.pointee.row),
+                    column: Int(event.pointee.column)
+                )
+                return InstanceBridge.withController(instance) { controller, _ in
+                    guard let key = controller.configuration?.layout.key(at: position) else {
+                        return kbx_status(KBX_STATUS_NO_SUCH_KEY)
+                    }
+                    controller.keyTapped(key)
+                    return kbx_status(KBX_STATUS_OK)
+                } ?? kbx_status(KBX_STATUS_FAILED)
+            }
+        )
+    }
+
+    /// Runs `body` on the main actor. The host calls every callback on its main thread (ABI section 3).
+    private static func onMain<T>(_ body: @MainActor () -> T) -> T {
+        nonisolated(unsafe) var result: T?
+        MainActor.assumeIsolated { result = body() }
+        return result!
+    }
+
+    /// Runs `body` with the controller an instance handle refers to; `nil` for a NULL handle.
+    private static func withController<T>(
+        _ instance: OpaquePointer?, _ body: @MainActor (KeyboardViewController, Unmanaged<KeyboardViewController>) -> T
+    ) -> T? {
+        guard let instance else { return nil }
+        let address = UInt(bitPattern: instance)
+        return onMain {
+            let retained = Unmanaged<KeyboardViewController>.fromOpaque(UnsafeRawPointer(bitPattern: address)!)
+            return body(retained.takeUnretainedValue(), retained)
+        }
+    }
+
+    @MainActor
+    fileprivate static func configure(
+        _ controller: KeyboardViewController, sink: kbx_configuration_sink, context: UnsafeMutableRawPointer?
+    ) -> kbx_status {
+        controller.reachedBaseCreateConfiguration = false
+        let configuration = controller.createConfiguration()
+        if controller.reachedBaseCreateConfiguration {
+            controller.reportError(
+                "\(type(of: controller)) must override createConfiguration() and must not call super's"
+            )
+            return kbx_status(KBX_STATUS_NOT_CONFIGURED)
+        }
+        let json: [UInt8]
+        do {
+            json = Array(try JSONEncoder().encode(configuration))
+        } catch {
+            controller.reportError("could not encode the configuration: \(error)")
+            return kbx_status(KBX_STATUS_FAILED)
+        }
+        controller.configuration = configuration
+        json.withUnsafeBufferPointer { bytes in
+            bytes.withMemoryRebound(to: CChar.self) { sink(context, $0.baseAddress, $0.count) }
+        }
+        return kbx_status(KBX_STATUS_OK)
+    }
+}
+
+extension HostConnection {
+    /// Whether a host API table is one this SDK can use: version 1, and at least as large as v1's.
+    /// Only the first eight bytes are read before the size is known.
+    nonisolated static func isCompatible(_ api: UnsafePointer<kbx_host_api>) -> Bool {
+        let raw = UnsafeRawPointer(api)
+        return raw.load(as: UInt32.self) == KBX_ABI_VERSION
+            && raw.load(fromByteOffset: 4, as: UInt32.self) >= UInt32(MemoryLayout<kbx_host_api>.size)
+    }
+}
+
+extension TextSnapshot {
+    init(_ snapshot: kbx_text_snapshot) {
+        let id = snapshot.document_identifier
+        self.init(
+            sequence: snapshot.sequence,
+            contextBefore: stringFromBorrowedUTF8(snapshot.context_before.bytes, snapshot.context_before.length),
+            contextAfter: stringFromBorrowedUTF8(snapshot.context_after.bytes, snapshot.context_after.length),
+            selectedText: stringFromBorrowedUTF8(snapshot.selected_text.bytes, snapshot.selected_text.length),
+            documentIdentifier: UUID(uuid: id),
+            hasText: snapshot.has_text != 0
+        )
+    }
+}

@@ -1,0 +1,43 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
+/// The extension's view of the text field, as UIKit's `UITextDocumentProxy`.
+///
+/// It is a cache: reads answer from the latest snapshot the host pushed, and edits are posted to the
+/// host, which applies them on a later turn of its loop and then pushes the new state (announced by
+/// `textWillChange`/`textDidChange` on the controller). So, exactly as on iOS, reading right after
+/// `insertText` returns the text as it was before. Offsets count Characters.
+///
+/// Reads: `TextDocumentProxy+Context.swift`; edits: `TextDocumentProxy+Editing.swift`.
+@MainActor
+public final class TextDocumentProxy {
+    /// The state the host last pushed.
+    public internal(set) var snapshot: TextSnapshot = .empty
+
+    let host: HostConnection
+
+    init(host: HostConnection) {
+        self.host = host
+    }
+}
+
+/// One state of the text field as the host pushed it. The windows are cut by the host's context policy.
+public struct TextSnapshot: Hashable, Sendable {
+    /// Increases with every snapshot the host pushes.
+    public var sequence: UInt64
+    public var contextBefore: String
+    public var contextAfter: String
+    public var selectedText: String
+    public var documentIdentifier: UUID
+    /// Whether the field holds any text at all, also outside the windows.
+    public var hasText: Bool
+
+    /// The state before the host's first push: nothing known.
+    public static let empty = TextSnapshot(
+        sequence: 0, contextBefore: "", contextAfter: "", selectedText: "",
+        documentIdentifier: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), hasText: false
+    )
+}

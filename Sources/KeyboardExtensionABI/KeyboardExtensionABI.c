@@ -1,0 +1,13 @@
+// SPDX-License-Identifier: MIT
+// The ABI's layout, checked at compile time: a change here is an ABI break and needs a new
+// KBX_ABI_VERSION. Sizes are for LP64 (64-bit Linux), the platform the host supports.
+#include "KeyboardExtensionABI.h"
+
+#if defined(__LP64__)
+_Static_assert(offsetof(kbx_extension_descriptor, struct_size) == 4, "header prefix");
+_Static_assert(offsetof(kbx_extension_descriptor, identifier) == 8, "descriptor layout");
+_Static_assert(sizeof(kbx_extension_descriptor) == 88, "descriptor v1 size");
+_Static_assert(sizeof(kbx_host_api) == 64, "host API v1 size");
+_Static_assert(sizeof(kbx_text_snapshot) == 88, "snapshot v1 size");
+_Static_assert(sizeof(kbx_key_event) == 24, "key event v1 size");
+#endif

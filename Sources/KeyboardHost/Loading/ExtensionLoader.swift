@@ -1,0 +1,125 @@
+import KeyboardExtensionABI
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Loads extensions: opens the shared library, calls its entry, and checks the descriptor.
+///
+/// Images are opened with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never closed: closing an image
+/// that contains Swift leaves the runtime pointing into unmapped memory (DESIGN.md). `RTLD_LOCAL`
+/// keeps each extension's symbols, its copy of the SDK included, to itself.
+public enum ExtensionLoader {
+    /// The descriptor ABI versions this host reads.
+    public static let supportedABIVersions: ClosedRange<UInt32> = 1...KBX_ABI_VERSION
+
+    /// The symbol every extension exports.
+    public static let entrySymbol = KBX_ENTRY_SYMBOL
+
+    /// Loads the extension at `path` (absolute or relative to the working directory).
+    public static func load(path: String) throws(LoadError) -> LoadedExtension {
+        let absolute = absolutePath(path)
+        try checkFile(absolute, shownAs: path)
+
+        // dlopen searches the library path for a name without a slash; `absolute` always has one.
+        guard let handle = dlopen(absolute, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+            throw .openFailed(path: path, reason: lastDynamicLinkerError())
+        }
+        guard let symbol = dlsym(handle, entrySymbol) else {
+            throw .missingEntrySymbol(path: path, symbol: entrySymbol)
+        }
+        let entry = unsafeBitCast(symbol, to: kbx_entry_fn.self)
+        return try validate(descriptor: UnsafeRawPointer(entry()), source: path)
+    }
+
+    /// Checks a descriptor got without dlopen (an extension linked into this process, as the testing
+    /// module hosts one), with the same rules as ``load(path:)``.
+    public static func validate(descriptor raw: UnsafeRawPointer?, source: String) throws(LoadError) -> LoadedExtension {
+        guard let raw else { throw .entryReturnedNull(path: source) }
+        // Read only the common prefix until the size is known.
+        let abiVersion = raw.load(as: UInt32.self)
+        let structSize = raw.load(fromByteOffset: 4, as: UInt32.self)
+        guard supportedABIVersions.contains(abiVersion) else {
+            throw .unsupportedABIVersion(path: source, found: abiVersion, supported: supportedABIVersions)
+        }
+        let expected = UInt32(MemoryLayout<kbx_extension_descriptor>.size)
+        guard structSize >= expected else {
+            throw .descriptorTooSmall(path: source, size: structSize, expected: expected)
+        }
+        let descriptor = raw.assumingMemoryBound(to: kbx_extension_descriptor.self)
+        let fields = descriptor.pointee
+
+        func text(_ pointer: UnsafePointer<CChar>?, _ field: String) throws(LoadError) -> String {
+            guard let pointer else { throw .invalidDescriptor(path: source, field: field, reason: "is NULL") }
+            guard let value = String(validatingCString: pointer) else {
+                throw .invalidDescriptor(path: source, field: field, reason: "is not valid UTF-8")
+            }
+            return value
+        }
+        let identifier = try text(fields.identifier, "identifier")
+        let name = try text(fields.name, "name")
+        let version = try text(fields.version, "version")
+        if let problem = DescriptorRules.identifierProblem(identifier) {
+            throw .invalidDescriptor(path: source, field: "identifier '\(identifier)'", reason: problem)
+        }
+        if name.allSatisfy(\.isWhitespace) {
+            throw .invalidDescriptor(path: source, field: "name", reason: "is empty")
+        }
+        if let problem = DescriptorRules.versionProblem(version) {
+            throw .invalidDescriptor(path: source, field: "version '\(version)'", reason: problem)
+        }
+        let callbacks: [(String, Bool)] = [
+            ("create_instance", fields.create_instance != nil),
+            ("destroy_instance", fields.destroy_instance != nil),
+            ("create_configuration", fields.create_configuration != nil),
+            ("lifecycle", fields.lifecycle != nil),
+            ("text_input", fields.text_input != nil),
+            ("update_snapshot", fields.update_snapshot != nil),
+            ("key_event", fields.key_event != nil),
+        ]
+        if let missing = callbacks.first(where: { !$0.1 }) {
+            throw .invalidDescriptor(path: source, field: "callback \(missing.0)", reason: "is NULL")
+        }
+        return LoadedExtension(
+            source: source, identifier: identifier, name: name, version: version, abiVersion: abiVersion,
+            descriptor: descriptor
+        )
+    }
+
+    private static func absolutePath(_ path: String) -> String {
+        if path.hasPrefix("/") { return path }
+        guard let cwd = getcwd(nil, 0) else { return "./" + path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
+    }
+
+    /// Tells a missing file, a directory and a file that is not an ELF shared object apart before
+    /// dlopen, whose messages for these are less clear.
+    private static func checkFile(_ absolute: String, shownAs path: String) throws(LoadError) {
+        var info = stat()
+        guard stat(absolute, &info) == 0 else { throw .fileNotFound(path: path) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .notASharedLibrary(path: path, reason: "it is a directory") }
+        guard let file = fopen(absolute, "rb") else {
+            throw .openFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        defer { fclose(file) }
+        // ELF header: magic at 0, e_type (2 bytes, little-endian on our targets) at 16.
+        var header = [UInt8](repeating: 0, count: 18)
+        let count = fread(&header, 1, header.count, file)
+        guard count == header.count, header[0...3] == [0x7F, 0x45, 0x4C, 0x46] else {
+            throw .notASharedLibrary(path: path, reason: "not an ELF file")
+        }
+        let elfType = UInt16(header[16]) | UInt16(header[17]) << 8
+        guard elfType == 3 /* ET_DYN */ else {
+            let kind = elfType == 1 ? "a relocatable object (.o)" : elfType == 2 ? "an executable" : "ELF type \(elfType)"
+            throw .notASharedLibrary(path: path, reason: "an ELF file, but \(kind)")
+        }
+    }
+
+    private static func lastDynamicLinkerError() -> String {
+        guard let message = dlerror() else { return "unknown error" }
+        return String(cString: message)
+    }
+}

@@ -1,0 +1,17 @@
+import KeyboardExtensionABI
+
+/// An extension whose descriptor passed every check: ready to be shown in a ``KeyboardSession``.
+public struct LoadedExtension: Sendable, CustomStringConvertible {
+    /// Where it was loaded from, or a label for an extension hosted in process.
+    public let source: String
+    public let identifier: String
+    public let name: String
+    public let version: String
+    public let abiVersion: UInt32
+
+    /// The descriptor is static and immutable for the life of the process (the image is never closed),
+    /// so sharing the pointer across threads is safe.
+    nonisolated(unsafe) let descriptor: UnsafePointer<kbx_extension_descriptor>
+
+    public var description: String { "\(name) (\(identifier) \(version))" }
+}

@@ -1,0 +1,25 @@
+import Dispatch
+
+/// Where the host runs deferred work: the "later turn of the event loop" on which posted operations
+/// are applied. Production uses the main dispatch queue; tests can supply one they advance by hand.
+@MainActor
+public protocol HostScheduler {
+    /// Runs `work` on the main actor after `delay`, never before the current turn ends.
+    func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void)
+}
+
+/// The main dispatch queue, which `dispatchMain()` or Swift's async `main` runs.
+public struct MainQueueScheduler: HostScheduler {
+    public init() {}
+
+    public func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void) {
+        let run: @Sendable () -> Void = { MainActor.assumeIsolated { work() } }
+        if delay <= .zero {
+            DispatchQueue.main.async(execute: run)
+        } else {
+            let (seconds, attoseconds) = delay.components
+            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+            DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: run)
+        }
+    }
+}

@@ -1,0 +1,7 @@
+/// Something an extension asks of the host that is not an edit of the field.
+public enum HostRequest: Hashable, Sendable {
+    /// The globe key: switch to the next keyboard.
+    case advanceToNextInputMode
+    /// Hide the keyboard.
+    case dismissKeyboard
+}

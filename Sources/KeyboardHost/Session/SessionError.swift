@@ -1,0 +1,43 @@
+import KeyboardModel
+
+/// Why a session could not show an extension or deliver a key. One line each, naming the extension.
+public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// `create_instance` returned NULL.
+    case instanceNotCreated(extension: String, message: String?)
+    /// The extension did not override `createConfiguration()` (or called super's).
+    case configurationNotOverridden(extension: String, message: String?)
+    /// `create_configuration` failed.
+    case configurationFailed(extension: String, message: String?)
+    /// The configuration it returned is not valid.
+    case invalidConfiguration(extension: String, problem: String)
+    /// A key event named a position the current layout has no key at.
+    case noSuchKey(extension: String, position: KeyPosition)
+    /// A key event failed in the extension.
+    case keyFailed(extension: String, position: KeyPosition, message: String?)
+    /// A key event while the keyboard is not shown.
+    case notShown(extension: String)
+
+    public var description: String {
+        switch self {
+        case .instanceNotCreated(let name, let message):
+            "\(name) could not create its keyboard" + detail(message)
+        case .configurationNotOverridden(let name, let message):
+            "\(name) does not configure itself: "
+                + (message ?? "its KeyboardViewController subclass must override createConfiguration()")
+        case .configurationFailed(let name, let message):
+            "\(name) could not create its configuration" + detail(message)
+        case .invalidConfiguration(let name, let problem):
+            "\(name) returned an invalid configuration: \(problem)"
+        case .noSuchKey(let name, let position):
+            "\(name) has no key at \(position)"
+        case .keyFailed(let name, let position, let message):
+            "\(name) failed on the key at \(position)" + detail(message)
+        case .notShown(let name):
+            "\(name) is not shown, so it cannot take key events"
+        }
+    }
+
+    private func detail(_ message: String?) -> String {
+        message.map { ": \($0)" } ?? ""
+    }
+}

@@ -1,0 +1,85 @@
+import KeyboardModel
+
+/// One thing the user types: a character (tapping the key that types it) or a named key.
+///
+/// Written as text, characters stand for themselves and named keys go in braces:
+/// `"hello{delete}{return}"`. `{{` is a literal `{`. Names are the key codes (`delete`, `return`,
+/// `space`, `shift`, `done`, `cancel`, `collapse`, `nextKeyboard`, `modeChange:numbers`, …) and the
+/// aliases `backspace`, `enter` and `globe`.
+public enum KeyStroke: Hashable, Sendable, CustomStringConvertible {
+    case character(Character)
+    case key(KeyCode)
+
+    public var description: String {
+        switch self {
+        case .character(let character): "\"\(character)\""
+        case .key(let code): "{\(code)}"
+        }
+    }
+
+    /// The strokes `text` spells, each with its place in `text` (1-based Characters) for messages.
+    public static func parse(_ text: String) throws(KeyStrokeError) -> [(stroke: KeyStroke, place: Int)] {
+        var strokes: [(KeyStroke, Int)] = []
+        var characters = Array(text)[...]
+        var place = 1
+        while let character = characters.popFirst() {
+            defer { place += 1 }
+            guard character == "{" else {
+                strokes.append((.character(character), place))
+                continue
+            }
+            if characters.first == "{" {
+                characters.removeFirst()
+                strokes.append((.character("{"), place))
+                place += 1
+                continue
+            }
+            guard let close = characters.firstIndex(of: "}") else { throw .unclosedBrace(place: place) }
+            let name = String(characters[..<close])
+            characters = characters[characters.index(after: close)...]
+            guard let code = aliases[name] ?? KeyCode(name) else { throw .unknownKeyName(name, place: place) }
+            strokes.append((.key(code), place))
+            place += name.count + 1
+        }
+        return strokes
+    }
+
+    private static let aliases: [String: KeyCode] = ["backspace": .delete, "enter": .return, "globe": .nextKeyboard]
+}
+
+/// What is wrong with a text of key strokes, or with typing it on a keyboard.
+public enum KeyStrokeError: Error, Equatable, Sendable, CustomStringConvertible {
+    case unclosedBrace(place: Int)
+    case unknownKeyName(String, place: Int)
+    case noKey(KeyStroke, place: Int, keyboard: String)
+
+    public var description: String {
+        switch self {
+        case .unclosedBrace(let place):
+            "'{' at character \(place) starts a key name that is never closed with '}' (write '{{' for a literal '{')"
+        case .unknownKeyName(let name, let place):
+            "unknown key name '{\(name)}' at character \(place) (expected delete, return, space, shift, done, cancel, "
+                + "collapse, nextKeyboard, modeChange:letters|numbers|symbols, backspace, enter or globe)"
+        case .noKey(let stroke, let place, let keyboard):
+            "\(keyboard) has no key that types \(stroke) (character \(place))"
+        }
+    }
+}
+
+extension KeyboardLayout {
+    /// Where the key for `stroke` is on sub-keyboard `subKeyboard`: the first key, row by row, whose
+    /// typed text is the character, or whose code is the named key.
+    public func position(of stroke: KeyStroke, onSubKeyboard subKeyboard: Int) -> KeyPosition? {
+        guard subKeyboards.indices.contains(subKeyboard) else { return nil }
+        for (row, keys) in subKeyboards[subKeyboard].rows.enumerated() {
+            for (column, key) in keys.enumerated() {
+                let matches = switch stroke {
+                case .character(let character): key.typedText == String(character)
+                case .key(let code): key.code == code
+                }
+                if matches { return KeyPosition(subKeyboard: subKeyboard, row: row, column: column) }
+            }
+        }
+        return nil
+    }
+}

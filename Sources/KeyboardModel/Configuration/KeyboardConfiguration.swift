@@ -1,0 +1,28 @@
+/// What an extension answers when the host asks for its configuration
+/// (`KeyboardViewController.createConfiguration()`), as in Fleksy's SDK.
+///
+/// It crosses the C boundary as JSON (see `create_configuration` in `KeyboardExtensionABI.h`), so the
+/// host and each extension can carry their own copy of this type.
+public struct KeyboardConfiguration: Codable, Hashable, Sendable {
+    /// The license the extension runs under; `nil` for an unlicensed extension.
+    public var license: LicenseConfiguration?
+    /// The keys the host draws and the user taps.
+    public var layout: KeyboardLayout
+
+    public init(license: LicenseConfiguration? = nil, layout: KeyboardLayout) {
+        self.license = license
+        self.layout = layout
+    }
+}
+
+/// A license key and the issuer's secret for it, as `LicenseConfiguration(licenseKey:licenseSecret:)`
+/// in Fleksy's SDK.
+public struct LicenseConfiguration: Codable, Hashable, Sendable {
+    public var licenseKey: String
+    public var licenseSecret: String
+
+    public init(licenseKey: String, licenseSecret: String) {
+        self.licenseKey = licenseKey
+        self.licenseSecret = licenseSecret
+    }
+}

@@ -1,0 +1,131 @@
+import ArgumentParser
+import Foundation
+import KeyboardHost
+
+struct RunCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Type into a text field through an extension's keys, headless, and print the result as JSON.",
+        discussion: """
+            Loads the extension, shows its keyboard on a text field (empty, or seeded with --text or \
+            --document, the cursor at --cursor), taps the key for each character of --type, waits for \
+            the host to apply what the extension posted, and prints the field:
+
+              {"cursor": 11, "document": "hello world", "extension": {…}, "errors": […]}
+
+            The cursor counts Characters (extended grapheme clusters). In --type, a named key goes \
+            in braces: {delete}, {return}, {space}, {shift}, {globe}; '{{' types a '{'.
+
+            \(ExitStatus.help)
+            """
+    )
+
+    @Argument(help: "Path to the extension's shared library (lib<Name>.so).")
+    var path: String
+
+    @Option(name: .customLong("type"), help: "What to type, as key taps.")
+    var keys: String = ""
+
+    @Option(help: "Seed the document with this text.")
+    var text: String?
+
+    @Option(help: ArgumentHelp("Seed the document from a UTF-8 file.", valueName: "file"))
+    var document: String?
+
+    @Option(help: "Where the cursor starts, in Characters from the start (default: the end).")
+    var cursor: Int?
+
+    func validate() throws {
+        if text != nil && document != nil {
+            throw ValidationError("give the document either with --text or with --document, not both")
+        }
+    }
+
+    func run() async throws {
+        let result = try await BatchRun(
+            path: path, keys: keys, seed: try seedText(), cursor: cursor
+        ).perform()
+        print(try JSONOutput.encode(result))
+    }
+
+    private func seedText() throws -> String {
+        guard let document else { return text ?? "" }
+        do {
+            return try DocumentFile.read(document)
+        } catch {
+            throw fail("--document: \(error.description)", ExitStatus.badArguments)
+        }
+    }
+}
+
+/// One batch run: load, show, type, settle, hide. On the main actor, where the host runs extensions.
+struct BatchRun {
+    let path: String
+    let keys: String
+    let seed: String
+    let cursor: Int?
+
+    struct Result: Codable {
+        let `extension`: ExtensionSummary
+        let document: String
+        let cursor: Int
+        let errors: [String]
+    }
+
+    @MainActor
+    func perform() async throws -> Result {
+        let strokes: [(stroke: KeyStroke, place: Int)]
+        do {
+            strokes = try KeyStroke.parse(keys)
+        } catch {
+            throw fail("--type: \(error.description)", ExitStatus.badArguments)
+        }
+        let characters = seed.count
+        if let cursor, !(0...characters).contains(cursor) {
+            throw fail(
+                "--cursor \(cursor) is outside the document, which has \(characters) characters (0…\(characters))",
+                ExitStatus.badArguments
+            )
+        }
+
+        let loaded: LoadedExtension
+        do {
+            loaded = try ExtensionLoader.load(path: path)
+        } catch {
+            throw fail(error.description, ExitStatus.loadFailure)
+        }
+        let session = KeyboardSession(extension: loaded, textField: TextField(text: seed, cursor: cursor))
+        session.onError = { printError("kbhost: \(loaded.name): \($0)") }
+        do {
+            try session.show()
+        } catch {
+            throw fail(error.description, ExitStatus.loadFailure)
+        }
+        defer { session.hide() }
+
+        for (stroke, place) in strokes {
+            // Look the key up on the layout as it is now: a key may change the layout for the next.
+            guard let layout = session.configuration?.layout,
+                  let position = layout.position(of: stroke, onSubKeyboard: 0)
+            else {
+                throw fail(
+                    "--type: " + KeyStrokeError.noKey(stroke, place: place, keyboard: loaded.name).description,
+                    ExitStatus.badArguments
+                )
+            }
+            do {
+                try session.tap(position)
+            } catch {
+                throw fail(error.description, ExitStatus.failure)
+            }
+            // A person taps after seeing the result of the previous tap.
+            await session.settle()
+        }
+        session.hide()
+        await session.settle()
+        return Result(
+            extension: ExtensionSummary(loaded), document: session.textField.text,
+            cursor: session.textField.cursor, errors: session.reportedErrors
+        )
+    }
+}

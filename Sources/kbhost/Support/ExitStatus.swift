@@ -1,0 +1,43 @@
+import ArgumentParser
+
+/// kbhost's exit statuses. Scripts and CI tell failures apart by them, so they never change meaning.
+enum ExitStatus {
+    /// The extension was loaded and did what was asked.
+    static let success = ExitCode.success
+    /// Bad arguments: an unknown option, a file that cannot be read, a cursor outside the document,
+    /// text the keyboard has no keys for. (ArgumentParser's own usage errors use this code too.)
+    static let badArguments = ExitCode.validationFailure  // 64, EX_USAGE
+    /// The extension could not be loaded or activated: no file, not a shared library, no entry
+    /// symbol, unsupported ABI, a malformed descriptor, or no usable configuration.
+    static let loadFailure = ExitCode(69)  // EX_UNAVAILABLE
+    /// Anything else went wrong while the extension ran.
+    static let failure = ExitCode.failure  // 1
+
+    static let help = """
+        Exit status:
+          0   success
+          1   the extension failed while running
+          64  bad arguments (options, files, a cursor outside the document, text with no key to type it)
+          69  the extension could not be loaded or activated
+        """
+}
+
+/// Prints `message` as one line on standard error, prefixed `kbhost: `, and returns `status` for the
+/// caller to throw.
+func fail(_ message: String, _ status: ExitCode) -> ExitCode {
+    printError("kbhost: error: \(message)")
+    return status
+}
+
+func printError(_ line: String) {
+    var standardError = StandardError()
+    print(line, to: &standardError)
+}
+
+struct StandardError: TextOutputStream {
+    mutating func write(_ string: String) {
+        FileHandle.standardError.write(Data(string.utf8))
+    }
+}
+
+import Foundation
