@@ -1,0 +1,137 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The `kbhost` binary as a user runs it: its output, its JSON, its exit statuses.
+@Suite("kbhost, end to end")
+struct KBHostCommandTests {
+    private func kbhost(_ arguments: String...) throws -> Command.Result {
+        try Command.run(try BuildProducts.kbhost(), arguments)
+    }
+
+    private var hello: String { get throws { try BuildProducts.sample("HelloKeyboard") } }
+
+    private struct RunOutput: Decodable {
+        struct Extension: Decodable { let identifier, name, version: String; let abiVersion: Int }
+        let document: String
+        let cursor: Int
+        let errors: [String]
+        let `extension`: Extension
+    }
+
+    private func runOutput(_ result: Command.Result) throws -> RunOutput {
+        try JSONDecoder().decode(RunOutput.self, from: Data(result.standardOutput.utf8))
+    }
+
+    @Test func inspectPrintsTheDescriptor() throws {
+        let result = try kbhost("inspect", try hello)
+        #expect(result.status == 0)
+        #expect(result.standardOutput.contains("name:        Hello Keyboard\n"))
+        #expect(result.standardOutput.contains("identifier:  dev.kbhost.samples.hello\n"))
+        #expect(result.standardOutput.contains("version:     1.0.0\n"))
+        #expect(result.standardOutput.contains("ABI version: 1\n"))
+    }
+
+    @Test func inspectPrintsJSON() throws {
+        let result = try kbhost("inspect", "--json", try hello)
+        let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+        #expect(object?["identifier"] as? String == "dev.kbhost.samples.hello")
+        #expect(object?["abiVersion"] as? Int == 1)
+    }
+
+    @Test func runTypesAndPrintsTheField() throws {
+        let result = try kbhost("run", try hello, "--type", "hello world")
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+        let output = try runOutput(result)
+        #expect(output.document == "hello world")
+        #expect(output.cursor == 11)
+        #expect(output.extension.identifier == "dev.kbhost.samples.hello")
+        #expect(output.errors.isEmpty)
+    }
+
+    @Test func runSeedsFromAFileAndPlacesTheCursorInCharacters() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("seed-\(UUID()).txt")
+        try "🇫🇷 café\n".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        // Cursor 1 is after the flag (one Character, two scalars, eight bytes).
+        let result = try kbhost("run", try hello, "--document", file.path, "--cursor", "1", "--type", " a{delete}{delete}x")
+        #expect(result.status == 0)
+        let output = try runOutput(result)
+        #expect(output.document == "🇫🇷x café\n")
+        #expect(output.cursor == 2)
+    }
+
+    @Test func runWithNothingToTypePrintsTheSeed() throws {
+        let output = try runOutput(try kbhost("run", try hello, "--text", "abc", "--cursor", "0"))
+        #expect(output.document == "abc")
+        #expect(output.cursor == 0)
+    }
+
+    // MARK: Exit statuses and one-line errors
+
+    @Test func aMissingExtensionIsALoadFailure() throws {
+        let result = try kbhost("run", "/nonexistent/libX.so", "--type", "a")
+        #expect(result.status == 69)
+        #expect(result.standardError == "kbhost: error: cannot load extension '/nonexistent/libX.so': no such file\n")
+        #expect(result.standardOutput == "")
+    }
+
+    @Test func inspectOfANonLibraryIsALoadFailure() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID()).so")
+        try "text".write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try kbhost("inspect", file.path)
+        #expect(result.status == 69)
+        #expect(result.standardError == "kbhost: error: cannot load extension '\(file.path)': not a shared library (not an ELF file)\n")
+    }
+
+    @Test func aCharacterTheKeyboardCannotTypeIsABadArgument() throws {
+        let result = try kbhost("run", try hello, "--type", "hi!")
+        #expect(result.status == 64)
+        #expect(result.standardError == "kbhost: error: --type: Hello Keyboard has no key that types \"!\" (character 3)\n")
+    }
+
+    @Test func anUnknownKeyNameIsABadArgument() throws {
+        let result = try kbhost("run", try hello, "--type", "a{bogus}")
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("kbhost: error: --type: unknown key name '{bogus}' at character 2 "))
+    }
+
+    @Test func aCursorOutsideTheDocumentIsABadArgument() throws {
+        let result = try kbhost("run", try hello, "--text", "abc", "--cursor", "4")
+        #expect(result.status == 64)
+        #expect(result.standardError
+            == "kbhost: error: --cursor 4 is outside the document, which has 3 characters (0…3)\n")
+    }
+
+    @Test func anUnreadableDocumentIsABadArgument() throws {
+        let result = try kbhost("run", try hello, "--document", "/nonexistent/seed.txt")
+        #expect(result.status == 64)
+        #expect(result.standardError == "kbhost: error: --document: cannot read '/nonexistent/seed.txt': no such file\n")
+    }
+
+    @Test func aDocumentThatIsNotUTF8IsABadArgument() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("latin1-\(UUID()).txt")
+        try Data([0x63, 0x61, 0x66, 0xE9, 0x0A]).write(to: file)  // "café" in Latin-1
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try kbhost("run", try hello, "--document", file.path)
+        #expect(result.status == 64)
+        #expect(result.standardError
+            == "kbhost: error: --document: '\(file.path)' is not UTF-8 text: invalid byte sequence at byte 3\n")
+    }
+
+    @Test func textAndDocumentTogetherAreABadArgument() throws {
+        let result = try kbhost("run", try hello, "--text", "a", "--document", "b.txt")
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("give the document either with --text or with --document, not both"))
+    }
+
+    @Test func helpExplainsTheExitStatuses() throws {
+        let result = try kbhost("run", "--help")
+        #expect(result.status == 0)
+        for line in ["0   success", "1   the extension failed while running", "64  bad arguments", "69  the extension could not be loaded or activated"] {
+            #expect(result.standardOutput.contains(line))
+        }
+    }
+}
