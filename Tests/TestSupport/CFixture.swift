@@ -16,17 +16,20 @@ public enum CFixture {
 
     /// The path of the fixture built with `defines` (e.g. `["FIXTURE_NULL_ENTRY"]`).
     public static func build(_ name: String, defines: [String] = [], output: Output = .sharedLibrary) throws -> String {
-        if let path = built.withLock({ $0[name] }) { return path }
-        let source = BuildProducts.packageRoot.appendingPathComponent("Tests/KeyboardHostTests/Fixtures/c_extension.c")
-        let include = BuildProducts.packageRoot.appendingPathComponent("Sources/KeyboardExtensionABI/include")
-        let path = folder.appendingPathComponent(output == .object ? "\(name).o" : "lib\(name).so").path
-        var arguments = ["-std=c11", "-Wall", "-Werror", "-fPIC", "-I", include.path]
-        arguments += output == .object ? ["-c"] : ["-shared"]
-        arguments += defines.map { "-D\($0)" } + ["-o", path, source.path]
-        let result = try Command.run("/usr/bin/env", ["cc"] + arguments)
-        guard result.status == 0 else { throw CompileError(output: result.standardError) }
-        built.withLock { $0[name] = path }
-        return path
+        // Compiles one at a time: tests run in parallel and may ask for the same fixture at once.
+        try built.withLock { built in
+            if let path = built[name] { return path }
+            let source = BuildProducts.packageRoot.appendingPathComponent("Tests/KeyboardHostTests/Fixtures/c_extension.c")
+            let include = BuildProducts.packageRoot.appendingPathComponent("Sources/KeyboardExtensionABI/include")
+            let path = folder.appendingPathComponent(output == .object ? "\(name).o" : "lib\(name).so").path
+            var arguments = ["-std=c11", "-Wall", "-Werror", "-fPIC", "-I", include.path]
+            arguments += output == .object ? ["-c"] : ["-shared"]
+            arguments += defines.map { "-D\($0)" } + ["-o", path, source.path]
+            let result = try Command.run("/usr/bin/env", ["cc"] + arguments)
+            guard result.status == 0 else { throw CompileError(output: result.standardError) }
+            built[name] = path
+            return path
+        }
     }
 
     public struct CompileError: Error, CustomStringConvertible {

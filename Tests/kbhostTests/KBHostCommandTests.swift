@@ -135,3 +135,16 @@ struct KBHostCommandTests {
         }
     }
 }
+
+@Suite("kbhost, with an extension that fails to activate")
+struct KBHostActivationTests {
+    @Test func anUnconfiguredExtensionIsALoadFailure() throws {
+        let path = try CFixture.build("notConfigured", defines: ["FIXTURE_NOT_CONFIGURED"])
+        let result = try Command.run(try BuildProducts.kbhost(), ["run", path, "--type", "a"])
+        #expect(result.status == 69)
+        #expect(result.standardError.hasSuffix(
+            "kbhost: error: C Keyboard does not configure itself: this C keyboard has no configuration yet\n"
+        ))
+        #expect(result.standardOutput == "")
+    }
+}

@@ -2,6 +2,9 @@
 // boundary is C and an extension built by another compiler loads. The tests compile it with cc,
 // once as a working keyboard and once per way a load can fail (the FIXTURE_* macros).
 //
+// FIXTURE_CREATE_FAILS, FIXTURE_NOT_CONFIGURED and FIXTURE_CONFIGURATION="…" make it fail later, when
+// the host shows it.
+//
 // The working keyboard has one row: "a", "b", a combining acute accent (U+0301), and delete.
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,11 @@ typedef struct kbx_instance {
 static kbx_instance *create_instance(const kbx_extension_descriptor *d, const kbx_host_api *host,
                                      const char *settings, size_t settings_length) {
     (void)d; (void)settings; (void)settings_length;
+#ifdef FIXTURE_CREATE_FAILS
+    static const char message[] = "no memory for the dictionary";
+    host->report_error(host->host, message, strlen(message));
+    return NULL;
+#endif
     instance_t *instance = calloc(1, sizeof *instance);
     instance->host = *host;
     return instance;
@@ -21,18 +29,29 @@ static kbx_instance *create_instance(const kbx_extension_descriptor *d, const kb
 
 static void destroy_instance(kbx_instance *instance) { free(instance); }
 
-static const char configuration[] =
+#ifdef FIXTURE_CONFIGURATION
+__attribute__((unused)) static const char configuration[] = FIXTURE_CONFIGURATION;
+#else
+__attribute__((unused)) static const char configuration[] =
     "{\"layout\":{\"subKeyboards\":[{\"mode\":\"letters\",\"rows\":[["
     "{\"code\":\"input\",\"label\":\"a\"},"
     "{\"code\":\"input\",\"label\":\"b\"},"
     "{\"code\":\"input\",\"label\":\"\\u00b4\",\"output\":\"\\u0301\"},"
     "{\"code\":\"delete\",\"label\":\"del\"}"
     "]]}]}}";
+#endif
 
 static kbx_status create_configuration(kbx_instance *instance, kbx_configuration_sink sink, void *context) {
+#ifdef FIXTURE_NOT_CONFIGURED
+    static const char message[] = "this C keyboard has no configuration yet";
+    instance->host.report_error(instance->host.host, message, strlen(message));
+    (void)sink; (void)context;
+    return KBX_STATUS_NOT_CONFIGURED;
+#else
     (void)instance;
     sink(context, configuration, strlen(configuration));
     return KBX_STATUS_OK;
+#endif
 }
 
 static void lifecycle(kbx_instance *instance, kbx_lifecycle_event event) { (void)instance; (void)event; }
