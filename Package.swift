@@ -20,6 +20,10 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        // BigString: the text field's document, a rope that counts Characters, so edits and cursor
+        // moves cost O(log n + edit), not O(document).
+        .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // The C ABI: one header, the spec. No Swift crosses the boundary.
@@ -28,7 +32,13 @@ let package = Package(
         // its own copy; only their JSON form crosses the boundary.
         .target(name: "KeyboardModel"),
         .target(name: "KeyboardExtension", dependencies: ["KeyboardExtensionABI", "KeyboardModel"]),
-        .target(name: "KeyboardHost", dependencies: ["KeyboardExtensionABI", "KeyboardModel"]),
+        .target(
+            name: "KeyboardHost",
+            dependencies: [
+                "KeyboardExtensionABI", "KeyboardModel",
+                .product(name: "_RopeModule", package: "swift-collections"),
+            ]
+        ),
         .executableTarget(
             name: "kbhost",
             dependencies: [

@@ -41,6 +41,18 @@ struct HostConnection {
         dismiss(api.host)
     }
 
+    func setMarkedText(_ text: String, selectedRange: Range<Int>) {
+        guard let api, let setMarked = api.set_marked_text else { return unhosted() }
+        withBorrowedUTF8(text) {
+            setMarked(api.host, $0, $1, Int64(selectedRange.lowerBound), Int64(selectedRange.count))
+        }
+    }
+
+    func unmarkText() {
+        guard let api, let unmark = api.unmark_text else { return unhosted() }
+        unmark(api.host)
+    }
+
     func reportError(_ message: String) {
         guard let api, let report = api.report_error else { return unhosted() }
         withBorrowedUTF8(message) { report(api.host, $0, $1) }

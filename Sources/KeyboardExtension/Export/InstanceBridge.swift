@@ -157,7 +157,17 @@ extension TextSnapshot {
             contextAfter: stringFromBorrowedUTF8(snapshot.context_after.bytes, snapshot.context_after.length),
             selectedText: stringFromBorrowedUTF8(snapshot.selected_text.bytes, snapshot.selected_text.length),
             documentIdentifier: UUID(uuid: id),
-            hasText: snapshot.has_text != 0
+            hasText: snapshot.has_text != 0,
+            traits: TextInputTraits(
+                keyboardType: .init(rawValue: snapshot.keyboard_type) ?? .default,
+                returnKeyType: .init(rawValue: snapshot.return_key_type) ?? .default,
+                autocapitalizationType: .init(rawValue: snapshot.autocapitalization_type) ?? .sentences,
+                autocorrectionType: .init(rawValue: snapshot.autocorrection_type) ?? .default,
+                spellCheckingType: .init(rawValue: snapshot.spell_checking_type) ?? .default,
+                isSecureTextEntry: snapshot.secure_text_entry != 0,
+                textContentType: snapshot.text_content_type.length == 0 ? nil
+                    : stringFromBorrowedUTF8(snapshot.text_content_type.bytes, snapshot.text_content_type.length)
+            )
         )
     }
 }

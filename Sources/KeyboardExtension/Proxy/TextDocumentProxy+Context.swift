@@ -28,3 +28,14 @@ extension TextDocumentProxy {
     /// Identifies the document; a new one whenever the field gets a new document.
     public var documentIdentifier: UUID { snapshot.documentIdentifier }
 }
+
+// The field's traits (UITextInputTraits), from the latest snapshot.
+extension TextDocumentProxy {
+    public var keyboardType: TextInputTraits.KeyboardType { snapshot.traits.keyboardType }
+    public var returnKeyType: TextInputTraits.ReturnKeyType { snapshot.traits.returnKeyType }
+    public var autocapitalizationType: TextInputTraits.AutocapitalizationType { snapshot.traits.autocapitalizationType }
+    public var autocorrectionType: TextInputTraits.AutocorrectionType { snapshot.traits.autocorrectionType }
+    public var spellCheckingType: TextInputTraits.SpellCheckingType { snapshot.traits.spellCheckingType }
+    public var isSecureTextEntry: Bool { snapshot.traits.isSecureTextEntry }
+    public var textContentType: String? { snapshot.traits.textContentType }
+}

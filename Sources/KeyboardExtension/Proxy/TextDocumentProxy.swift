@@ -34,10 +34,13 @@ public struct TextSnapshot: Hashable, Sendable {
     public var documentIdentifier: UUID
     /// Whether the field holds any text at all, also outside the windows.
     public var hasText: Bool
+    /// The field's traits.
+    public var traits: TextInputTraits
 
     /// The state before the host's first push: nothing known.
     public static let empty = TextSnapshot(
         sequence: 0, contextBefore: "", contextAfter: "", selectedText: "",
-        documentIdentifier: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), hasText: false
+        documentIdentifier: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), hasText: false,
+        traits: TextInputTraits()
     )
 }

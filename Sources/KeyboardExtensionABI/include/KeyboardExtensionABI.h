@@ -107,7 +107,19 @@ typedef struct kbx_text_snapshot {
     uint8_t document_identifier[16];
     /** Non-zero when the field holds any text, also outside the windows. */
     uint32_t has_text;
+    /* The field's traits (UIKit's UITextInputTraits). Values are UIKit's raw values: UIKeyboardType,
+       UIReturnKeyType, UITextAutocapitalizationType, UITextAutocorrectionType,
+       UITextSpellCheckingType. */
+    uint32_t keyboard_type;
+    uint32_t return_key_type;
+    uint32_t autocapitalization_type;
+    uint32_t autocorrection_type;
+    uint32_t spell_checking_type;
+    /** Non-zero for a secure field (passwords, PINs). */
+    uint32_t secure_text_entry;
     uint32_t reserved0;
+    /** UITextContentType's raw value ("oneTimeCode", "password", …); empty for none. */
+    kbx_string text_content_type;
 } kbx_text_snapshot;
 
 /** Text input notifications, sent around a snapshot update (UIKit's UITextInputDelegate). */
@@ -163,11 +175,12 @@ typedef struct kbx_host_api {
     uint32_t struct_size;
     /** The context to pass back. */
     kbx_host *host;
-    /** Inserts text at the cursor, replacing the selection if there is one. */
+    /** Inserts text in place of the marked text, or else of the selection; the caret goes after it. */
     void (*insert_text)(kbx_host *host, const char *utf8, size_t length);
     /** Deletes the selection, or else the one Character before the cursor. */
     void (*delete_backward)(kbx_host *host);
-    /** Moves the cursor by a number of Characters; negative moves back. Clamped to the document. */
+    /** Moves the caret by a number of Characters from the end of the selection; negative moves
+     *  back. Clamped to the document. Collapses the selection and commits marked text. */
     void (*adjust_text_position)(kbx_host *host, int64_t character_offset);
     /** Asks the host to switch to the next keyboard (the globe key). */
     void (*advance_to_next_input_mode)(kbx_host *host);
@@ -178,6 +191,16 @@ typedef struct kbx_host_api {
      * extension's name; it does not stop the extension.
      */
     void (*report_error)(kbx_host *host, const char *utf8, size_t length);
+    /**
+     * Replaces the marked text (or else the selection) with `utf8`, marks it, and selects
+     * `selected_length` Characters from `selected_location` within it (Characters from the start of
+     * the marked text; clamped). Empty text removes the marked text. (UIKit counts UTF-16 units here;
+     * this ABI counts Characters, like every other offset.)
+     */
+    void (*set_marked_text)(kbx_host *host, const char *utf8, size_t length, int64_t selected_location,
+                            int64_t selected_length);
+    /** Commits the marked text: it stays, no longer marked. */
+    void (*unmark_text)(kbx_host *host);
 } kbx_host_api;
 
 /* ---------------------------------------------------------------------------------------------- */

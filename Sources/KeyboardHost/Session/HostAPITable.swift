@@ -56,6 +56,16 @@ enum HostAPITable {
             report_error: { host, bytes, length in
                 let message = borrowedString(bytes, length)
                 HostAPITable.deliver(host) { $0.extensionReported(message) }
+            },
+            set_marked_text: { host, bytes, length, location, selectedLength in
+                let text = borrowedString(bytes, length)
+                // Any int64 may arrive; keep the arithmetic far from overflow.
+                let start = Int(min(max(location, 0), Int64(Int32.max)))
+                let range = start..<(start + Int(min(max(selectedLength, 0), Int64(Int32.max))))
+                HostAPITable.deliver(host) { $0.post(.setMarkedText(text, selectedRange: range)) }
+            },
+            unmark_text: { host in
+                HostAPITable.deliver(host) { $0.post(.unmarkText) }
             }
         )
     }

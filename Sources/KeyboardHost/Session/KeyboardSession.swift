@@ -7,15 +7,20 @@ import KeyboardModel
 /// - ``show()`` makes a fresh extension instance (never reused, as on iOS), asks for its
 ///   configuration, pushes the first snapshot and runs the appearance lifecycle.
 /// - ``tap(_:)`` sends a key event; the extension answers by posting edits.
-/// - Posted edits wait in a queue and are applied in order on a later turn of the scheduler's loop
-///   (after ``latency``, to emulate the IPC of iOS); each is followed by the new snapshot, between
-///   the will/did notifications.
+/// - Posted edits wait in a queue and are applied in order on a later turn of the scheduler's loop,
+///   after ``latency`` (to emulate iOS's IPC); each is followed by the new snapshot between the
+///   notifications ``FieldChange`` lists. Until then the extension's proxy shows the old state.
+/// - The user acts on the field directly (`KeyboardSession+User.swift`); the extension is told at once.
 /// - ``hide()`` runs the disappearance lifecycle and destroys the instance.
+///
+/// Posted edits: `KeyboardSession+Operations.swift`; the snapshot: `KeyboardSession+Snapshot.swift`.
 @MainActor
 public final class KeyboardSession {
     public let loadedExtension: LoadedExtension
-    /// The field the extension edits. The host may change it too (the user acting in the field).
-    public private(set) var textField: TextField
+    /// The field the extension edits.
+    public internal(set) var textField: TextField
+    /// How the proxy's context windows are cut. Takes effect with the next snapshot.
+    public var policy: ContextPolicy
     /// How long posted edits wait before the host applies them. Zero: the next turn of the loop.
     public var latency: Duration = .zero
     /// The configuration the current instance returned; `nil` while hidden.
@@ -26,16 +31,18 @@ public final class KeyboardSession {
     public var onError: ((String) -> Void)?
     /// Called with each request the extension makes (globe key, dismiss).
     public var onRequest: ((HostRequest) -> Void)?
+    /// Called with every event between host and extension, in order (see ``SessionEvent``).
+    public var onEvent: ((SessionEvent) -> Void)?
 
-    private let scheduler: any HostScheduler
-    private var instance: Instance?
-    private var pending: [TextOperation] = []
-    private var drainScheduled = false
-    private var idleWaiters: [CheckedContinuation<Void, Never>] = []
-    private var snapshotSequence: UInt64 = 0
+    let scheduler: any HostScheduler
+    var instance: Instance?
+    var pending: [TextOperation] = []
+    var drainScheduled = false
+    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    var snapshotSequence: UInt64 = 0
 
     /// A live extension instance and the host API it was given (valid until it is destroyed).
-    private struct Instance {
+    struct Instance {
         let handle: OpaquePointer
         let key: UInt
         let api: UnsafeMutablePointer<kbx_host_api>
@@ -43,10 +50,11 @@ public final class KeyboardSession {
 
     public init(
         extension loadedExtension: LoadedExtension, textField: TextField = TextField(),
-        scheduler: any HostScheduler = MainQueueScheduler()
+        policy: ContextPolicy = .sentence, scheduler: any HostScheduler = MainQueueScheduler()
     ) {
         self.loadedExtension = loadedExtension
         self.textField = textField
+        self.policy = policy
         self.scheduler = scheduler
     }
 
@@ -54,8 +62,8 @@ public final class KeyboardSession {
         hide()
     }
 
-    private var descriptor: kbx_extension_descriptor { loadedExtension.descriptor.pointee }
-    private var name: String { loadedExtension.name }
+    var descriptor: kbx_extension_descriptor { loadedExtension.descriptor.pointee }
+    var name: String { loadedExtension.name }
 
     public var isShown: Bool { instance != nil }
 
@@ -87,18 +95,18 @@ public final class KeyboardSession {
             throw error
         }
         instance = candidate
-        lifecycle(KBX_VIEW_DID_LOAD)
+        lifecycle(KBX_VIEW_DID_LOAD, .viewDidLoad)
         pushSnapshot()
-        lifecycle(KBX_VIEW_WILL_APPEAR)
-        lifecycle(KBX_VIEW_DID_APPEAR)
+        lifecycle(KBX_VIEW_WILL_APPEAR, .viewWillAppear)
+        lifecycle(KBX_VIEW_DID_APPEAR, .viewDidAppear)
     }
 
     /// Hides the keyboard: `viewWillDisappear`, `viewDidDisappear`, then the instance is destroyed.
     /// Edits it posted and the host has not applied yet still apply to the field.
     public func hide() {
         guard let current = instance else { return }
-        lifecycle(KBX_VIEW_WILL_DISAPPEAR)
-        lifecycle(KBX_VIEW_DID_DISAPPEAR)
+        lifecycle(KBX_VIEW_WILL_DISAPPEAR, .viewWillDisappear)
+        lifecycle(KBX_VIEW_DID_DISAPPEAR, .viewDidDisappear)
         instance = nil
         configuration = nil
         destroy(current)
@@ -142,6 +150,7 @@ public final class KeyboardSession {
     /// Taps the key at `position` of the current layout.
     public func tap(_ position: KeyPosition) throws(SessionError) {
         guard let instance else { throw .notShown(extension: name) }
+        onEvent?(.keyTapped(position))
         let errorsBefore = reportedErrors.count
         var event = kbx_key_event(
             abi_version: KBX_ABI_VERSION, struct_size: UInt32(MemoryLayout<kbx_key_event>.size),
@@ -158,111 +167,47 @@ public final class KeyboardSession {
         }
     }
 
-    // MARK: Posted operations
-
-    /// Queues an edit from the extension; it is applied on a later turn.
-    func post(_ operation: TextOperation) {
-        pending.append(operation)
-        scheduleDrain()
-    }
+    // MARK: From the extension, besides edits
 
     func request(_ request: HostRequest) {
+        onEvent?(.request(request))
         onRequest?(request)
     }
 
     func extensionReported(_ message: String) {
         reportedErrors.append(message)
+        onEvent?(.error(message))
         onError?(message)
-    }
-
-    /// Returns once every edit posted so far, and every edit those provoke, has been applied.
-    public func settle() async {
-        while drainScheduled {
-            await withCheckedContinuation { idleWaiters.append($0) }
-        }
-    }
-
-    private func scheduleDrain() {
-        guard !drainScheduled else { return }
-        drainScheduled = true
-        scheduler.schedule(after: latency) { [weak self] in self?.drain() }
-    }
-
-    private func drain() {
-        let operations = pending
-        pending.removeAll()
-        for operation in operations {
-            apply(operation)
-        }
-        drainScheduled = false
-        if !pending.isEmpty {
-            // Edits the extension posted while being notified wait for a later turn of their own.
-            scheduleDrain()
-        } else {
-            let waiters = idleWaiters
-            idleWaiters.removeAll()
-            waiters.forEach { $0.resume() }
-        }
-    }
-
-    private func apply(_ operation: TextOperation) {
-        let oldCursor = textField.cursor
-        let textChanges: Bool
-        switch operation {
-        case .insertText(let text):
-            textChanges = !text.isEmpty
-        case .deleteBackward:
-            textChanges = textField.cursor > 0
-        case .adjustTextPosition:
-            textChanges = false
-        }
-        if textChanges { notify(KBX_TEXT_WILL_CHANGE) }
-        let willMoveOnly = !textChanges
-        switch operation {
-        case .insertText(let text): textField.insertText(text)
-        case .deleteBackward: textField.deleteBackward()
-        case .adjustTextPosition(let offset): textField.adjustTextPosition(byCharacterOffset: offset)
-        }
-        if willMoveOnly {
-            // A pure cursor move: the selection notifications, sent around the snapshot.
-            guard textField.cursor != oldCursor else { return }
-            notify(KBX_SELECTION_WILL_CHANGE)
-            pushSnapshot()
-            notify(KBX_SELECTION_DID_CHANGE)
-        } else {
-            pushSnapshot()
-            notify(KBX_TEXT_DID_CHANGE)
-        }
     }
 
     // MARK: To the extension
 
-    private func lifecycle(_ event: Int) {
+    func lifecycle(_ event: Int, _ logged: SessionEvent) {
         guard let instance else { return }
+        onEvent?(logged)
         descriptor.lifecycle(instance.handle, kbx_lifecycle_event(event))
+    }
+
+    /// Changes the field with `body`, then tells the extension: the notifications for the kind of
+    /// change around a new snapshot (``FieldChange``), or nothing if nothing changed.
+    func changeField(_ body: (inout TextField) -> Void) {
+        let old = FieldChange.State(textField)
+        body(&textField)
+        let change = FieldChange(from: old, to: FieldChange.State(textField))
+        guard change != .none, instance != nil else { return }
+        change.before.forEach(notify)
+        pushSnapshot()
+        change.after.forEach(notify)
     }
 
     private func notify(_ event: Int) {
         guard let instance else { return }
-        descriptor.text_input(instance.handle, kbx_text_event(event))
-    }
-
-    /// Sends the field's current state. The windows are the whole text before and after the cursor
-    /// (context policies come with the proxy work, issue 3).
-    private func pushSnapshot() {
-        guard let instance else { return }
-        snapshotSequence += 1
-        withBorrowedString(textField.textBeforeCursor) { before in
-            withBorrowedString(textField.textAfterCursor) { after in
-                var snapshot = kbx_text_snapshot(
-                    abi_version: KBX_ABI_VERSION, struct_size: UInt32(MemoryLayout<kbx_text_snapshot>.size),
-                    sequence: snapshotSequence, context_before: before, context_after: after,
-                    selected_text: kbx_string(bytes: nil, length: 0),
-                    document_identifier: textField.documentIdentifier.uuid,
-                    has_text: textField.text.isEmpty ? 0 : 1, reserved0: 0
-                )
-                descriptor.update_snapshot(instance.handle, &snapshot)
-            }
+        switch event {
+        case KBX_TEXT_WILL_CHANGE: onEvent?(.textWillChange)
+        case KBX_TEXT_DID_CHANGE: onEvent?(.textDidChange)
+        case KBX_SELECTION_WILL_CHANGE: onEvent?(.selectionWillChange)
+        default: onEvent?(.selectionDidChange)
         }
+        descriptor.text_input(instance.handle, kbx_text_event(event))
     }
 }

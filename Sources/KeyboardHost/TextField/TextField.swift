@@ -1,73 +1,92 @@
 import Foundation
+import KeyboardModel
+import _RopeModule
 
-/// The text field the host owns: the document and the cursor, in Characters (extended grapheme
-/// clusters). No operation leaves the cursor inside a cluster, even where an edit makes two clusters
-/// merge (a combining mark typed after a letter) or split.
+/// The text field the host owns: the document, the selection, marked text and traits.
 ///
-/// This first model keeps the document in one `String`; edits cost O(document). It is the reference
-/// the rope-backed model (issue 3) is checked against.
-public struct TextField: Sendable, Equatable {
-    public private(set) var text: String
-    /// Characters before the cursor.
-    public private(set) var cursor: Int
-    /// Identifies the document; a new one for every new document (see ``replaceDocument(with:cursor:)``).
-    public private(set) var documentIdentifier: UUID
+/// Positions count Characters (extended grapheme clusters). The document is a `BigString` — a rope
+/// whose nodes know their Character, scalar and UTF-8 counts — so finding a position, editing and
+/// reading a window cost O(log n) plus the size of the edit or window; a 4 MiB document is never
+/// copied per keystroke or per snapshot.
+///
+/// No operation leaves a position inside a Character: where an edit makes clusters merge (a combining
+/// mark typed after a letter, a regional indicator next to another, deleting what separated them),
+/// positions go to the cluster boundary at or after the edit's end.
+///
+/// Edits: `TextField+Editing.swift`; the windows the proxy sees: `TextField+Context.swift`.
+public struct TextField: Sendable {
+    public internal(set) var document: BigString
+    /// The selected Characters; empty for a caret.
+    public internal(set) var selection: Range<Int>
+    /// The marked (provisional) text set with `setMarkedText`, if any.
+    public internal(set) var markedRange: Range<Int>?
+    public var traits: TextInputTraits
+    /// Identifies the document; a new one whenever the field gets a new document.
+    public internal(set) var documentIdentifier: UUID
+    /// Counts edits of the document's text, so a change is told from none without comparing texts.
+    public internal(set) var revision: UInt64 = 0
 
-    /// A field holding `text`, the cursor at `cursor` Characters (clamped), or at the end.
-    public init(text: String = "", cursor: Int? = nil) {
-        self.text = text
+    /// A field holding `text` with the caret at `cursor` Characters (clamped), or at the end.
+    public init(text: String = "", cursor: Int? = nil, traits: TextInputTraits = TextInputTraits()) {
+        let document = BigString(text)
+        let caret = min(max(cursor ?? document.count, 0), document.count)
+        self.init(document: document, selection: caret..<caret, traits: traits)
+    }
+
+    /// A field holding `text` with `selection` selected (clamped to the document).
+    public init(text: String, selection: Range<Int>, traits: TextInputTraits = TextInputTraits()) {
+        let document = BigString(text)
+        self.init(document: document, selection: Self.clamp(selection, to: document.count), traits: traits)
+    }
+
+    private init(document: BigString, selection: Range<Int>, traits: TextInputTraits) {
+        self.document = document
+        self.selection = selection
+        self.markedRange = nil
+        self.traits = traits
         self.documentIdentifier = UUID()
-        self.cursor = 0
-        self.cursor = clamped(cursor ?? text.count)
     }
 
-    /// Starts a new document, with a new identifier.
-    public mutating func replaceDocument(with text: String, cursor: Int? = nil) {
-        self = TextField(text: text, cursor: cursor)
-    }
+    /// The whole document as a `String` (O(document): for output and tests, not per keystroke).
+    public var text: String { String(document) }
 
-    public var textBeforeCursor: Substring { text[..<cursorIndex] }
-    public var textAfterCursor: Substring { text[cursorIndex...] }
+    /// Characters in the document.
+    public var count: Int { document.count }
 
-    // MARK: Edits (the operations an extension posts)
+    public var hasText: Bool { !document.isEmpty }
 
-    /// Inserts `insertion` at the cursor and puts the cursor after it.
-    public mutating func insertText(_ insertion: String) {
-        let insertionEnd = textBeforeCursor.utf8.count + insertion.utf8.count
-        text.insert(contentsOf: insertion, at: cursorIndex)
-        cursor = characterOffset(atUTF8Offset: insertionEnd)
-    }
+    /// The insertion point: the end of the selection.
+    public var cursor: Int { selection.upperBound }
 
-    /// Deletes the Character before the cursor; nothing at the start.
-    public mutating func deleteBackward() {
-        guard cursor > 0 else { return }
-        let end = cursorIndex
-        let start = text.index(before: end)
-        let startOffset = text.utf8.distance(from: text.startIndex, to: start)
-        text.removeSubrange(start..<end)
-        cursor = characterOffset(atUTF8Offset: startOffset)
-    }
-
-    /// Moves the cursor by `offset` Characters, stopping at the ends.
-    public mutating func adjustTextPosition(byCharacterOffset offset: Int) {
-        cursor = clamped(cursor + offset)
-    }
+    public var selectedText: String { String(document[indices(selection)]) }
 
     // MARK: Positions
 
-    private var cursorIndex: String.Index { text.index(text.startIndex, offsetBy: cursor) }
+    /// The index of a Character offset (clamped). O(log n).
+    func index(at offset: Int) -> BigString.Index {
+        document.index(document.startIndex, offsetBy: min(max(offset, 0), document.count))
+    }
 
-    private func clamped(_ offset: Int) -> Int { min(max(offset, 0), text.count) }
+    func indices(_ range: Range<Int>) -> Range<BigString.Index> {
+        let lower = index(at: range.lowerBound)
+        return lower..<document.index(lower, offsetBy: range.count)
+    }
 
-    /// The Character offset of the cluster boundary at or after a UTF-8 offset: where the cursor goes
-    /// when an edit made clusters merge across it.
-    private func characterOffset(atUTF8Offset target: Int) -> Int {
-        var offset = 0
-        var index = text.startIndex
-        while index < text.endIndex, text.utf8.distance(from: text.startIndex, to: index) < target {
-            index = text.index(after: index)
-            offset += 1
-        }
-        return offset
+    func offset(of index: BigString.Index) -> Int {
+        document.distance(from: document.startIndex, to: index)
+    }
+
+    static func clamp(_ range: Range<Int>, to count: Int) -> Range<Int> {
+        let lower = min(max(range.lowerBound, 0), count)
+        return lower..<min(max(range.upperBound, lower), count)
+    }
+}
+
+extension TextField: Equatable {
+    /// Equal when they hold the same document, selection, marked range, traits and identifier (the
+    /// revision counts edits, not content, so it does not take part).
+    public static func == (left: TextField, right: TextField) -> Bool {
+        left.selection == right.selection && left.markedRange == right.markedRange && left.traits == right.traits
+            && left.documentIdentifier == right.documentIdentifier && left.document == right.document
     }
 }

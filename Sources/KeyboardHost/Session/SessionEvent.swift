@@ -1,0 +1,40 @@
+import KeyboardModel
+
+/// What happened between the host and the extension, in order: a log for tests and the proxy
+/// inspector. Notifications and lifecycle events are what the extension was sent.
+public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
+    case viewDidLoad, viewWillAppear, viewDidAppear, viewWillDisappear, viewDidDisappear
+    case textWillChange, textDidChange, selectionWillChange, selectionDidChange
+    /// A snapshot was pushed, with its sequence number.
+    case snapshot(UInt64)
+    /// The host sent a key tap.
+    case keyTapped(KeyPosition)
+    /// The extension posted an edit.
+    case posted(TextOperation)
+    /// The host applied a posted edit.
+    case applied(TextOperation)
+    /// The extension asked for something (globe key, dismiss).
+    case request(HostRequest)
+    /// The extension reported an error.
+    case error(String)
+
+    public var description: String {
+        switch self {
+        case .viewDidLoad: "viewDidLoad"
+        case .viewWillAppear: "viewWillAppear"
+        case .viewDidAppear: "viewDidAppear"
+        case .viewWillDisappear: "viewWillDisappear"
+        case .viewDidDisappear: "viewDidDisappear"
+        case .textWillChange: "textWillChange"
+        case .textDidChange: "textDidChange"
+        case .selectionWillChange: "selectionWillChange"
+        case .selectionDidChange: "selectionDidChange"
+        case .snapshot(let sequence): "snapshot #\(sequence)"
+        case .keyTapped(let position): "keyTapped(\(position))"
+        case .posted(let operation): "posted \(operation)"
+        case .applied(let operation): "applied \(operation)"
+        case .request(let request): "request \(request)"
+        case .error(let message): "error \(message)"
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/// How much of the document the extension's proxy sees around the cursor: how the host cuts
+/// `documentContextBeforeInput` and `documentContextAfterInput`. Each platform cuts differently, and a
+/// keyboard that walks the document must cope with the one it ships to; choosing the policy per session
+/// lets its author test against each.
+///
+/// The window before ends at the start of the selection (the cursor, if nothing is selected); the window
+/// after starts at its end. No window ever ends inside a Character or a UTF-8 sequence.
+///
+/// | policy | before the cursor | after the cursor |
+/// | --- | --- | --- |
+/// | `characters(n)` (Android's `getTextBeforeCursor(n)`) | the last `n` Characters | the first `n` Characters |
+/// | `utf8Bytes(n)` (Wayland text-input-v3: 4000) | the most whole Characters whose UTF-8 fits in `n` bytes | likewise |
+/// | `sentence` (iOS) | back to, not including, the nearest `.` `!` `?` `。` or line break | up to and including the nearest one |
+/// | `paragraph` | back to, not including, the nearest line break | up to and including the nearest line break |
+/// | `unlimited` | everything | everything |
+///
+/// Examples, with the cursor at `|` in `"One. Two th|ree! Four"`:
+/// - `characters(3)`: before `" th"`, after `"ree"`
+/// - `utf8Bytes(4)`: before `"o th"`, after `"ree!"`
+/// - `sentence`: before `" Two th"`, after `"ree!"`
+/// - `paragraph` and `unlimited`: before `"One. Two th"`, after `"ree! Four"`
+///
+/// A window can be empty although there is text beyond it: `sentence` right after a `.` or a line
+/// break, `paragraph` right after a line break, `utf8Bytes(n)` before a Character longer than `n` bytes
+/// (a family emoji is 25). Walkers must then move the cursor by a Character to go on.
+public enum ContextPolicy: Hashable, Sendable, CustomStringConvertible, LosslessStringConvertible {
+    case characters(Int)
+    case utf8Bytes(Int)
+    case sentence
+    case paragraph
+    case unlimited
+
+    /// Wayland's text-input-v3 limit for surrounding text.
+    public static let wayland = ContextPolicy.utf8Bytes(4000)
+
+    /// The text form used by `--policy`: `characters:N`, `utf8-bytes:N`, `sentence`, `paragraph`,
+    /// `unlimited`, and `wayland` for `utf8-bytes:4000`.
+    public init?(_ text: String) {
+        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
+        switch (parts.first, parts.count) {
+        case ("sentence", 1): self = .sentence
+        case ("paragraph", 1): self = .paragraph
+        case ("unlimited", 1): self = .unlimited
+        case ("wayland", 1): self = .wayland
+        case ("characters", 2):
+            guard let count = Int(parts[1]), count > 0 else { return nil }
+            self = .characters(count)
+        case ("utf8-bytes", 2), ("utf8Bytes", 2):
+            guard let count = Int(parts[1]), count > 0 else { return nil }
+            self = .utf8Bytes(count)
+        default: return nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .characters(let count): "characters:\(count)"
+        case .utf8Bytes(let count): "utf8-bytes:\(count)"
+        case .sentence: "sentence"
+        case .paragraph: "paragraph"
+        case .unlimited: "unlimited"
+        }
+    }
+
+    static let help = "characters:N, utf8-bytes:N, wayland (utf8-bytes:4000), sentence, paragraph or unlimited"
+
+    /// Whether a Character ends a window under the `sentence` or `paragraph` policy.
+    func isBoundary(_ character: Character) -> Bool {
+        switch self {
+        case .sentence: character.isNewline || Self.sentenceTerminators.contains(character)
+        case .paragraph: character.isNewline
+        default: false
+        }
+    }
+
+    private static let sentenceTerminators: Set<Character> = [".", "!", "?", "。"]
+}
