@@ -11,6 +11,8 @@ let package = Package(
     products: [
         // For extension authors: the SDK (KeyboardViewController, TextDocumentProxy, configuration).
         .library(name: "KeyboardExtension", targets: ["KeyboardExtension"]),
+        // For extension authors' tests: host an extension in process, act as the user, control time.
+        .library(name: "KeyboardTesting", targets: ["KeyboardTesting"]),
         // For hosts: load extensions, own the text field, serve the proxy.
         .library(name: "KeyboardHost", targets: ["KeyboardHost"]),
         // The command-line tool.
@@ -39,6 +41,7 @@ let package = Package(
                 .product(name: "_RopeModule", package: "swift-collections"),
             ]
         ),
+        .target(name: "KeyboardTesting", dependencies: ["KeyboardHost", "KeyboardExtension"]),
         .executableTarget(
             name: "kbhost",
             dependencies: [
@@ -54,6 +57,13 @@ let package = Package(
             name: "KeyboardHostTests",
             dependencies: ["KeyboardHost", "KeyboardExtension", "TestSupport"],
             exclude: ["Fixtures"]
+        ),
+        .testTarget(
+            name: "KeyboardTestingTests",
+            dependencies: [
+                "KeyboardTesting", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(name: "kbhostTests", dependencies: ["TestSupport"]),
     ]

@@ -171,3 +171,11 @@ extension TextSnapshot {
         )
     }
 }
+
+extension KeyboardViewController {
+    /// The controller behind an instance handle this SDK made. Only for a handle from this copy of the
+    /// SDK, i.e. an extension linked into the same image (the testing module's in-process hosting).
+    package static func controller(forInstance handle: OpaquePointer) -> KeyboardViewController {
+        Unmanaged<KeyboardViewController>.fromOpaque(UnsafeRawPointer(handle)).takeUnretainedValue()
+    }
+}

@@ -36,6 +36,7 @@ enum ExportRegistry {
     private struct Entry: @unchecked Sendable {
         // The metatype and the pointer are immutable once registered; the Mutex guards the list.
         let controllerType: KeyboardViewController.Type
+        let identity: [String]
         let descriptor: UnsafeMutablePointer<kbx_extension_descriptor>
     }
 
@@ -45,14 +46,16 @@ enum ExportRegistry {
         for type: KeyboardViewController.Type, id: String, name: String, version: String
     ) -> UnsafeRawPointer {
         entries.withLock { entries in
-            if let entry = entries.first(where: { $0.controllerType == type }) {
+            // The entry calls export on every load: the same class and identity get the same descriptor.
+            let identity = [id, name, version]
+            if let entry = entries.first(where: { $0.controllerType == type && $0.identity == identity }) {
                 return UnsafeRawPointer(entry.descriptor)
             }
             let descriptor = UnsafeMutablePointer<kbx_extension_descriptor>.allocate(capacity: 1)
             descriptor.initialize(to: InstanceBridge.descriptor(
                 identifier: strdup(id), name: strdup(name), version: strdup(version)
             ))
-            entries.append(Entry(controllerType: type, descriptor: descriptor))
+            entries.append(Entry(controllerType: type, identity: identity, descriptor: descriptor))
             return UnsafeRawPointer(descriptor)
         }
     }

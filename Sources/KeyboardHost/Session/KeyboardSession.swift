@@ -67,6 +67,10 @@ public final class KeyboardSession {
 
     public var isShown: Bool { instance != nil }
 
+    /// The extension's handle for its current instance: for the testing module, which can turn it back
+    /// into the controller when the extension runs on its own copy of the SDK.
+    package var instanceHandle: OpaquePointer? { instance?.handle }
+
     // MARK: Appearance
 
     /// Shows the keyboard: a new instance, its configuration, `viewDidLoad`, the first snapshot,

@@ -1,0 +1,63 @@
+import KeyboardHost
+
+/// A ``HostScheduler`` on virtual time, for deterministic tests (as swift-nio's `EmbeddedEventLoop`):
+/// nothing runs until the test says so, and time moves only when the test moves it.
+///
+/// Work runs in order of due time, then of scheduling. Work scheduled while running runs in the same
+/// ``advance(by:)`` if it falls due within it.
+@MainActor
+public final class VirtualScheduler: HostScheduler {
+    /// Virtual time since the scheduler was made.
+    public private(set) var now: Duration = .zero
+
+    private var queue: [Item] = []
+    private var nextOrder = 0
+
+    private struct Item {
+        let due: Duration
+        let order: Int
+        let work: @MainActor () -> Void
+    }
+
+    public init() {}
+
+    public func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void) {
+        queue.append(Item(due: now + max(delay, .zero), order: nextOrder, work: work))
+        nextOrder += 1
+    }
+
+    /// Whether no work is waiting.
+    public var isIdle: Bool { queue.isEmpty }
+
+    /// When the next work falls due, if any.
+    public var nextDue: Duration? { queue.map(\.due).min() }
+
+    /// Moves time forward by `duration`, running all work that falls due, in order.
+    public func advance(by duration: Duration) {
+        let end = now + max(duration, .zero)
+        while let next = popNext(dueBy: end) {
+            now = max(now, next.due)
+            next.work()
+        }
+        now = end
+    }
+
+    /// Runs work until none is left, moving time to each due time in turn. Returns how many items ran.
+    @discardableResult
+    public func runUntilIdle() -> Int {
+        var count = 0
+        while let next = popNext(dueBy: nil) {
+            now = max(now, next.due)
+            next.work()
+            count += 1
+        }
+        return count
+    }
+
+    private func popNext(dueBy limit: Duration?) -> Item? {
+        guard let index = queue.indices.min(by: { (queue[$0].due, queue[$0].order) < (queue[$1].due, queue[$1].order) }),
+              limit.map({ queue[index].due <= $0 }) ?? true
+        else { return nil }
+        return queue.remove(at: index)
+    }
+}
