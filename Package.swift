@@ -52,10 +52,17 @@ let package = Package(
         .target(name: "HelloKeyboard", dependencies: ["KeyboardExtension"], path: "samples/HelloKeyboard"),
 
         // Helpers our own tests share: where the built products are, the C fixture, running commands.
-        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: [.product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(
             name: "KeyboardHostTests",
-            dependencies: ["KeyboardHost", "KeyboardExtension", "TestSupport"],
+            dependencies: [
+                "KeyboardHost", "KeyboardExtension", "TestSupport",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ],
             exclude: ["Fixtures"]
         ),
         .testTarget(

@@ -1,0 +1,121 @@
+import KeyboardHost
+import PropertyBased
+import Testing
+import TestSupport
+
+/// Random Unicode documents with every kind of cluster, random selections and random edits.
+@Suite("TextField: properties over random Unicode")
+struct TextFieldPropertyTests {
+    static let policies: [ContextPolicy] = [
+        .characters(1), .characters(7), .utf8Bytes(1), .utf8Bytes(10), .wayland, .sentence, .paragraph, .unlimited,
+    ]
+
+    /// What the field sees or does to its text, as the tests generate it.
+    enum Action: Sendable, CustomStringConvertible {
+        case edit(TextOperation)
+        case select(Range<Int>)
+
+        var description: String {
+            switch self {
+            case .edit(let operation): "\(operation)"
+            case .select(let range): "select(\(range))"
+            }
+        }
+    }
+
+    static let actions = zip(
+        Gen.int(in: 0...7), Gen.int(in: -6...6), Gen.int(in: 0...6), Gen.element(of: UnicodeSamples.atoms)
+    ).map { value -> Action in
+        let (kind, number, length, atom) = value
+        let text = atom ?? "a"
+        switch kind {
+        case 0, 1: return .edit(.insertText(text))
+        case 2: return .edit(.deleteBackward)
+        case 3: return .edit(.adjustTextPosition(byCharacterOffset: number))
+        case 4: return .edit(.setMarkedText(text, selectedRange: length..<(length + 1)))
+        case 5: return .edit(.unmarkText)
+        case 6: return .select(abs(number) * 3..<(abs(number) * 3 + length))
+        default: return .edit(.insertText(text + text))
+        }
+    }.array(of: 0...25)
+
+    /// Equal as Unicode scalars, not just canonically equivalent ("é" and "e\u{301}" differ here).
+    private func same(_ a: some StringProtocol, _ b: some StringProtocol) -> Bool {
+        a.unicodeScalars.elementsEqual(b.unicodeScalars)
+    }
+
+    @Test func windowsAreExactlyThePolicysDefinition() async {
+        await propertyCheck(
+            count: 400, input: UnicodeSamples.document(), Gen.int(in: 0...80), Gen.int(in: 0...8), Gen.element(of: Self.policies)
+        ) { text, start, length, policy in
+            let policy = policy ?? .unlimited
+            let characters = Array(text)
+            let lower = min(start, characters.count)
+            let selection = lower..<min(lower + length, characters.count)
+            let field = TextField(text: text, selection: selection)
+
+            let before = field.contextBefore(policy), after = field.contextAfter(policy)
+            #expect(same(before, PolicyDefinition.before(characters, end: selection.lowerBound, policy)), "\(policy) before")
+            #expect(same(after, PolicyDefinition.after(characters, start: selection.upperBound, policy)), "\(policy) after")
+            // Whole Characters of the document: a window's own clusters are the document's.
+            #expect(before.count <= selection.lowerBound)
+            #expect(Array(before).elementsEqual(characters[(selection.lowerBound - before.count)..<selection.lowerBound]) { same(String($0), String($1)) })
+            #expect(Array(after).elementsEqual(characters[selection.upperBound..<(selection.upperBound + after.count)]) { same(String($0), String($1)) })
+            if case .utf8Bytes(let limit) = policy {
+                #expect(before.utf8.count <= limit && after.utf8.count <= limit)
+            }
+        }
+    }
+
+    @Test func editsMatchTheReferenceAndNeverSplitACluster() async {
+        await propertyCheck(count: 400, input: UnicodeSamples.document(), Gen.int(in: 0...60), Self.actions) { text, cursor, actions in
+            var field = TextField(text: text, cursor: cursor)
+            var reference = ReferenceField(text: text, cursor: cursor)
+            for action in actions {
+                switch action {
+                case .edit(let operation):
+                    operation.apply(to: &field)
+                    reference.apply(operation)
+                case .select(let range):
+                    field.select(range)
+                    reference.select(range)
+                }
+                let now = field.text
+                #expect(same(now, reference.text), "text after \(action)")
+                #expect(field.selection == reference.selection, "selection after \(action)")
+                #expect(field.markedRange == reference.marked, "marked range after \(action)")
+                #expect(field.count == now.count)
+                // No cut inside a cluster: the parts around the selection have exactly the document's
+                // Characters (a split cluster would count as more).
+                let before = field.contextBefore(.unlimited), selected = field.selectedText, after = field.contextAfter(.unlimited)
+                #expect(before.count + selected.count + after.count == now.count, "split cluster after \(action)")
+                #expect(same(before + selected + after, now))
+                if let marked = field.markedRange { #expect(marked.upperBound <= field.count) }
+            }
+        }
+    }
+
+    @Test func largeDocumentsSpanningManyRopeChunks() async {
+        await propertyCheck(count: 40, input: UnicodeSamples.document(pieces: 300...600), Gen.int(in: 0...2000), Self.actions) { text, cursor, actions in
+            var field = TextField(text: text, cursor: cursor)
+            var reference = ReferenceField(text: text, cursor: cursor)
+            for action in actions {
+                switch action {
+                case .edit(let operation):
+                    operation.apply(to: &field)
+                    reference.apply(operation)
+                case .select(let range):
+                    field.select(range.lowerBound * 40..<(range.upperBound * 40))
+                    reference.select(range.lowerBound * 40..<(range.upperBound * 40))
+                }
+            }
+            #expect(same(field.text, reference.text))
+            #expect(field.selection == reference.selection)
+            for policy in Self.policies {
+                let characters = Array(field.text)
+                #expect(same(field.contextBefore(policy), PolicyDefinition.before(characters, end: field.selection.lowerBound, policy)))
+                #expect(same(field.contextAfter(policy), PolicyDefinition.after(characters, start: field.selection.upperBound, policy)))
+            }
+        }
+    }
+}
