@@ -14,7 +14,10 @@ struct KBHostCommandTests {
     private struct RunOutput: Decodable {
         struct Extension: Decodable { let identifier, name, version: String; let abiVersion: Int }
         let document: String
+        let documentIdentifier: String
         let cursor: Int
+        let selection: [Int]
+        let policy: String
         let errors: [String]
         let `extension`: Extension
     }
@@ -60,6 +63,27 @@ struct KBHostCommandTests {
         let output = try runOutput(result)
         #expect(output.document == "🇫🇷x café\n")
         #expect(output.cursor == 2)
+    }
+
+    @Test func runReportsSelectionDocumentIdentifierAndPolicy() throws {
+        let output = try runOutput(try kbhost("run", try hello, "--text", "One. Two", "--policy", "characters:3", "--latency", "20", "--type", "x"))
+        #expect(output.document == "One. Twox")
+        #expect(output.selection == [9, 9])
+        #expect(output.policy == "characters:3")
+        #expect(UUID(uuidString: output.documentIdentifier) != nil)
+    }
+
+    @Test(arguments: ["sentence", "paragraph", "unlimited", "wayland", "utf8-bytes:10", "characters:1"])
+    func everyPolicyTypesTheSame(_ policy: String) throws {
+        let output = try runOutput(try kbhost("run", try hello, "--text", "a.\nb", "--cursor", "2", "--policy", policy, "--type", "xy{delete}"))
+        #expect(output.document == "a.x\nb")
+        #expect(output.cursor == 3)
+    }
+
+    @Test func anUnknownPolicyIsABadArgument() throws {
+        let result = try kbhost("run", try hello, "--policy", "everything")
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("The value 'everything' is invalid for '--policy <policy>'"))
     }
 
     @Test func runWithNothingToTypePrintsTheSeed() throws {

@@ -62,7 +62,8 @@ public enum ContextPolicy: Hashable, Sendable, CustomStringConvertible, Lossless
         }
     }
 
-    static let help = "characters:N, utf8-bytes:N, wayland (utf8-bytes:4000), sentence, paragraph or unlimited"
+    /// The forms ``init(_:)`` reads, for help texts.
+    public static let forms = "characters:N, utf8-bytes:N, wayland (utf8-bytes:4000), sentence, paragraph or unlimited"
 
     /// Whether a Character ends a window under the `sentence` or `paragraph` policy.
     func isBoundary(_ character: Character) -> Bool {

@@ -11,9 +11,10 @@ struct RunCommand: AsyncParsableCommand {
             --document, the cursor at --cursor), taps the key for each character of --type, waits for \
             the host to apply what the extension posted, and prints the field:
 
-              {"cursor": 11, "document": "hello world", "extension": {…}, "errors": […]}
+              {"cursor": 11, "document": "hello world", "documentIdentifier": "…", "selection": [11, 11],
+             "policy": "sentence", "extension": {…}, "errors": […]}
 
-            The cursor counts Characters (extended grapheme clusters). In --type, a named key goes \
+            Positions (cursor, selection) count Characters (extended grapheme clusters). In --type, a named key goes \
             in braces: {delete}, {return}, {space}, {shift}, {globe}; '{{' types a '{'.
 
             \(ExitStatus.help)
@@ -35,15 +36,31 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Where the cursor starts, in Characters from the start (default: the end).")
     var cursor: Int?
 
+    @Option(help: ArgumentHelp(
+        "How much of the document the extension's proxy sees: \(ContextPolicy.forms).",
+        valueName: "policy"
+    ))
+    var policy: ContextPolicy = .sentence
+
+    @Option(help: ArgumentHelp(
+        "Milliseconds the host waits before applying what the extension posts, to emulate iOS's IPC.",
+        valueName: "ms"
+    ))
+    var latency: Int = 0
+
     func validate() throws {
         if text != nil && document != nil {
             throw ValidationError("give the document either with --text or with --document, not both")
+        }
+        if latency < 0 {
+            throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)")
         }
     }
 
     func run() async throws {
         let result = try await BatchRun(
-            path: path, keys: keys, seed: try seedText(), cursor: cursor
+            path: path, keys: keys, seed: try seedText(), cursor: cursor, policy: policy,
+            latency: .milliseconds(latency)
         ).perform()
         print(try JSONOutput.encode(result))
     }
@@ -64,11 +81,17 @@ struct BatchRun {
     let keys: String
     let seed: String
     let cursor: Int?
+    let policy: ContextPolicy
+    let latency: Duration
 
     struct Result: Codable {
         let `extension`: ExtensionSummary
         let document: String
+        let documentIdentifier: String
         let cursor: Int
+        /// Lower and upper bound; equal when nothing is selected.
+        let selection: [Int]
+        let policy: String
         let errors: [String]
     }
 
@@ -94,7 +117,8 @@ struct BatchRun {
         } catch {
             throw fail(error.description, ExitStatus.loadFailure)
         }
-        let session = KeyboardSession(extension: loaded, textField: TextField(text: seed, cursor: cursor))
+        let session = KeyboardSession(extension: loaded, textField: TextField(text: seed, cursor: cursor), policy: policy)
+        session.latency = latency
         session.onError = { printError("kbhost: \(loaded.name): \($0)") }
         do {
             try session.show()
@@ -123,9 +147,20 @@ struct BatchRun {
         }
         session.hide()
         await session.settle()
+        let field = session.textField
         return Result(
-            extension: ExtensionSummary(loaded), document: session.textField.text,
-            cursor: session.textField.cursor, errors: session.reportedErrors
+            extension: ExtensionSummary(loaded), document: field.text,
+            documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
+            selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
+            errors: session.reportedErrors
         )
     }
+}
+
+extension ContextPolicy: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(argument)
+    }
+
+    public var defaultValueDescription: String { description }
 }
