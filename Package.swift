@@ -5,6 +5,8 @@
 // see ../shared/DESIGN.md (kept in the steering repo) and README.md.
 import PackageDescription
 
+import class Foundation.ProcessInfo
+
 let package = Package(
     name: "KeyboardHost",
     platforms: [.macOS(.v15)],
@@ -75,3 +77,20 @@ let package = Package(
         .testTarget(name: "kbhostTests", dependencies: ["TestSupport"]),
     ]
 )
+
+// Benchmarks (ordo-one/benchmark) join the package only when asked for, so that `swift build` and
+// `swift test` (and CI) do not build the benchmark harness:
+//   KBHOST_BENCHMARKS=1 swift package benchmark
+if ProcessInfo.processInfo.environment["KBHOST_BENCHMARKS"] != nil {
+    package.dependencies.append(
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"])
+    )
+    package.targets.append(
+        .executableTarget(
+            name: "TextFieldBenchmarks",
+            dependencies: ["KeyboardTesting", "KeyboardExtension", .product(name: "Benchmark", package: "benchmark")],
+            path: "Benchmarks/TextFieldBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        )
+    )
+}

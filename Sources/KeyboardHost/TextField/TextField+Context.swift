@@ -1,7 +1,7 @@
 import _RopeModule
 
 // The windows of text the extension's proxy sees, cut by a ContextPolicy. Each costs O(log n) plus
-// the window (for sentence and paragraph: plus the text scanned to find the boundary).
+// copying the window (for sentence and paragraph, the window is what is scanned for the boundary).
 extension TextField {
     /// Text before the selection, as the policy shows it.
     public func contextBefore(_ policy: ContextPolicy) -> String {
@@ -22,13 +22,10 @@ extension TextField {
         case .characters(let count):
             return document.index(end, offsetBy: -count, limitedBy: document.startIndex) ?? document.startIndex
         case .utf8Bytes(let limit):
-            var start = end
-            while start > document.startIndex {
-                let previous = document.index(before: start)
-                if end.utf8Offset - previous.utf8Offset > limit { break }
-                start = previous
-            }
-            return start
+            // Jump to the byte `limit` before the end and round up to a Character boundary: the
+            // longest run of whole Characters that fits. O(log n), not a walk through the window.
+            guard end.utf8Offset > limit else { return document.startIndex }
+            return document.index(roundingUp: document.utf8.index(end, offsetBy: -limit))
         case .sentence, .paragraph:
             var start = end
             while start > document.startIndex {
@@ -47,13 +44,8 @@ extension TextField {
         case .characters(let count):
             return document.index(start, offsetBy: count, limitedBy: document.endIndex) ?? document.endIndex
         case .utf8Bytes(let limit):
-            var end = start
-            while end < document.endIndex {
-                let next = document.index(after: end)
-                if next.utf8Offset - start.utf8Offset > limit { break }
-                end = next
-            }
-            return end
+            guard document.utf8.count - start.utf8Offset > limit else { return document.endIndex }
+            return document.index(roundingDown: document.utf8.index(start, offsetBy: limit))
         case .sentence, .paragraph:
             var end = start
             while end < document.endIndex {

@@ -1,0 +1,82 @@
+import KeyboardExtension
+import KeyboardTesting
+import Testing
+
+/// Each row of the notification table (FieldChange): what the extension is sent for each kind of change.
+@Suite("Notification order, row by row")
+@MainActor
+struct NotificationTableTests {
+    private func host(_ document: String = "abc") throws -> KeyboardTestHost {
+        let host = try KeyboardTestHost(ProbeKeyboard.self, document: document, cursor: 1)
+        try host.show()
+        host.clearLog()
+        return host
+    }
+
+    private func sequence(_ host: KeyboardTestHost) -> [String] {
+        host.log.compactMap { event in
+            switch event {
+            case .textWillChange, .textDidChange, .selectionWillChange, .selectionDidChange: event.description
+            case .snapshot: "snapshot"
+            default: nil
+            }
+        }
+    }
+
+    @Test(arguments: ["a", "⌫", "mark"])
+    func aTextChangeFromTheKeyboard(_ key: String) throws {
+        let host = try host()
+        try host.tap(key)
+        host.runUntilIdle()
+        #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange"])
+    }
+
+    @Test func aTextChangeFromTheUser() throws {
+        let host = try host()
+        host.userTypes("z")
+        host.userDeletesBackward()
+        #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange", "textWillChange", "snapshot", "textDidChange"])
+    }
+
+    @Test func aSelectionChange() throws {
+        let host = try host()
+        try host.tap("→")
+        host.runUntilIdle()
+        host.userSelects(0..<2)
+        host.userMovesCursor(to: 3)
+        #expect(sequence(host) == Array(repeating: ["selectionWillChange", "snapshot", "selectionDidChange"], count: 3).flatMap { $0 })
+    }
+
+    @Test func aNewDocument() throws {
+        let host = try host()
+        host.userSubmits()
+        #expect(sequence(host) == ["textWillChange", "selectionWillChange", "snapshot", "selectionDidChange", "textDidChange"])
+    }
+
+    @Test func newTraits() throws {
+        let host = try host()
+        host.session.setTraits(TextInputTraits(keyboardType: .emailAddress))
+        #expect(sequence(host) == ["textWillChange", "selectionWillChange", "snapshot", "selectionDidChange", "textDidChange"])
+    }
+
+    @Test func nothingChanges() throws {
+        let host = try host("")
+        try host.tap("⌫")   // delete at the start
+        try host.tap("←")   // move before the start
+        host.runUntilIdle()
+        host.userMovesCursor(to: 0)
+        #expect(sequence(host) == [])
+        #expect(host.log.filter { if case .applied = $0 { true } else { false } }.count == 2)
+    }
+
+    @Test func editsPostedDuringANotificationWaitForALaterTurn() throws {
+        let host = try host()
+        try host.tap("a")
+        try host.tap("b")
+        // Both posted in one turn: applied in order on the next, each with its own notifications.
+        #expect(host.document == "abc")
+        #expect(host.scheduler.runUntilIdle() == 1)
+        #expect(host.document == "aabbc")
+        #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange", "textWillChange", "snapshot", "textDidChange"])
+    }
+}
