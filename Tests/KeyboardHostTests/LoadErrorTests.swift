@@ -76,7 +76,7 @@ struct LoadErrorTests {
     @Test func descriptorTooSmall() throws {
         let path = try CFixture.build("small", defines: ["FIXTURE_STRUCT_SIZE=40"])
         #expect(loadError(path)?.description
-            == "cannot load extension '\(path)': its descriptor is 40 bytes, smaller than the 88 bytes its ABI version requires")
+            == "cannot load extension '\(path)': its descriptor is 40 bytes, smaller than the 96 bytes its ABI version requires")
     }
 
     @Test func identifierNotReverseDNS() throws {

@@ -75,6 +75,12 @@ struct ReferenceField: Equatable {
             }
         case .unmarkText:
             marked = nil
+        case .setSelectedRange(let range, _):
+            select(range)
+        case .deleteRange(let range, _):
+            marked = nil
+            let replaced = replace(range, with: "")
+            selection = replaced.upperBound..<replaced.upperBound
         }
     }
 

@@ -24,7 +24,7 @@ struct TextFieldPropertyTests {
     }
 
     static let actions = zip(
-        Gen.int(in: 0...7), Gen.int(in: -6...6), Gen.int(in: 0...6), Gen.element(of: UnicodeSamples.atoms)
+        Gen.int(in: 0...9), Gen.int(in: -6...6), Gen.int(in: 0...6), Gen.element(of: UnicodeSamples.atoms)
     ).map { value -> Action in
         let (kind, number, length, atom) = value
         let text = atom ?? "a"
@@ -35,6 +35,8 @@ struct TextFieldPropertyTests {
         case 4: return .edit(.setMarkedText(text, selectedRange: length..<(length + 1)))
         case 5: return .edit(.unmarkText)
         case 6: return .select(abs(number) * 3..<(abs(number) * 3 + length))
+        case 7: return .edit(.setSelectedRange(abs(number) * 2..<(abs(number) * 2 + length), ifSnapshot: 0))
+        case 8: return .edit(.deleteRange(abs(number) * 2..<(abs(number) * 2 + length), ifSnapshot: 0))
         default: return .edit(.insertText(text + text))
         }
     }.array(of: 0...25)

@@ -93,7 +93,7 @@ struct KeyboardTestHostTests {
         host.runUntilIdle()
         #expect(host.log.map(\.description) == [
             "keyTapped(sub-keyboard 0, row 0, column 0)", "posted insertText(\"a\")",
-            "textWillChange", "snapshot #2", "textDidChange", "applied insertText(\"a\")",
+            "applied insertText(\"a\")", "textWillChange", "snapshot #2", "textDidChange",
         ])
     }
 

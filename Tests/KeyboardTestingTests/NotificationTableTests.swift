@@ -59,24 +59,41 @@ struct NotificationTableTests {
         #expect(sequence(host) == ["textWillChange", "selectionWillChange", "snapshot", "selectionDidChange", "textDidChange"])
     }
 
-    @Test func nothingChanges() throws {
+    @Test func nothingChangesForTheKeyboardsEdits() throws {
         let host = try host("")
         try host.tap("⌫")   // delete at the start
         try host.tap("←")   // move before the start
         host.runUntilIdle()
-        host.userMovesCursor(to: 0)
-        #expect(sequence(host) == [])
+        // No notification; the snapshot alone answers the turn (it acknowledges both operations).
+        #expect(sequence(host) == ["snapshot"])
         #expect(host.log.filter { if case .applied = $0 { true } else { false } }.count == 2)
+        #expect(try #require(host.controller).textDocumentProxy.snapshot.operationsApplied == 2)
     }
 
-    @Test func editsPostedDuringANotificationWaitForALaterTurn() throws {
+    @Test func nothingChangesForTheUser() throws {
+        let host = try host("")
+        host.userMovesCursor(to: 0)
+        host.userDeletesBackward()
+        #expect(sequence(host) == [])
+    }
+
+    @Test func editsPostedInOneTurnAreAnsweredTogether() throws {
         let host = try host()
         try host.tap("a")
         try host.tap("b")
-        // Both posted in one turn: applied in order on the next, each with its own notifications.
+        // Both posted in one turn: applied in order on the next, then one snapshot and one set of
+        // notifications, for the biggest change.
         #expect(host.document == "abc")
         #expect(host.scheduler.runUntilIdle() == 1)
         #expect(host.document == "aabbc")
-        #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange", "textWillChange", "snapshot", "textDidChange"])
+        #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange"])
+    }
+
+    @Test func aTurnWithATextChangeAndAMoveIsATextChange() throws {
+        let host = try host()
+        try host.tap("→")
+        try host.tap("a")
+        host.runUntilIdle()
+        #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange"])
     }
 }

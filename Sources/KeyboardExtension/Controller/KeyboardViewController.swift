@@ -25,6 +25,13 @@ open class KeyboardViewController {
     /// The configuration this controller returned from ``createConfiguration()``, once it has.
     public internal(set) var configuration: KeyboardConfiguration?
 
+    /// How long the full-document walker waits for each snapshot before it gives up with
+    /// `proxyUnresponsive`.
+    public var fullDocumentContextTimeout: Duration = .seconds(2)
+
+    /// The walk in progress (read, delete, move), if any.
+    var activeWalker: DocumentWalker?
+
     /// Set when the base class's ``createConfiguration()`` runs, which means a subclass did not
     /// override it (or called super's): the host reports that as an error.
     var reachedBaseCreateConfiguration = false

@@ -53,6 +53,22 @@ struct HostConnection {
         unmark(api.host)
     }
 
+    func setSelectedRange(_ range: Range<Int>, ifSnapshot snapshot: UInt64) {
+        guard let api, let select = api.set_selected_range else { return unhosted() }
+        select(api.host, Int64(range.lowerBound), Int64(range.count), snapshot)
+    }
+
+    func deleteRange(_ range: Range<Int>, ifSnapshot snapshot: UInt64) {
+        guard let api, let delete = api.delete_range else { return unhosted() }
+        delete(api.host, Int64(range.lowerBound), Int64(range.count), snapshot)
+    }
+
+    func commandFinished(_ request: UInt64, succeeded: Bool, json: String) {
+        guard let api, let finished = api.command_finished else { return unhosted() }
+        let status = kbx_status(succeeded ? KBX_STATUS_OK : KBX_STATUS_FAILED)
+        withBorrowedUTF8(json) { finished(api.host, request, status, $0, $1) }
+    }
+
     func reportError(_ message: String) {
         guard let api, let report = api.report_error else { return unhosted() }
         withBorrowedUTF8(message) { report(api.host, $0, $1) }

@@ -85,9 +85,17 @@ enum InstanceBridge {
                     guard let key = controller.configuration?.layout.key(at: position) else {
                         return kbx_status(KBX_STATUS_NO_SUCH_KEY)
                     }
+                    // The user tapped a key: a running full-document walk ends (userCancelled), and the
+                    // key does what it does. The keyboard is never blocked by a walk.
+                    controller.activeWalker?.interrupt(.userCancelled)
                     controller.keyTapped(key)
                     return kbx_status(KBX_STATUS_OK)
                 } ?? kbx_status(KBX_STATUS_FAILED)
+            },
+            host_command: { instance, command, request in
+                InstanceBridge.withController(instance) { controller, _ in
+                    controller.runHostCommand(command, request: request)
+                }
             }
         )
     }
@@ -167,7 +175,12 @@ extension TextSnapshot {
                 isSecureTextEntry: snapshot.secure_text_entry != 0,
                 textContentType: snapshot.text_content_type.length == 0 ? nil
                     : stringFromBorrowedUTF8(snapshot.text_content_type.bytes, snapshot.text_content_type.length)
-            )
+            ),
+            operationsApplied: snapshot.operations_applied,
+            selectedRange: {
+                let start = Int(clamping: max(snapshot.selection_location, 0))
+                return start..<(start + Int(clamping: max(snapshot.selection_length, 0)))
+            }()
         )
     }
 }

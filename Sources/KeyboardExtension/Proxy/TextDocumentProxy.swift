@@ -15,9 +15,17 @@ import Foundation
 @MainActor
 public final class TextDocumentProxy {
     /// The state the host last pushed.
-    public internal(set) var snapshot: TextSnapshot = .empty
+    public internal(set) var snapshot: TextSnapshot = .empty {
+        didSet { snapshotObserver?(snapshot) }
+    }
 
     let host: HostConnection
+
+    /// Edits this proxy posted; the host reports how many it applied in each snapshot.
+    var postedOperations: UInt64 = 0
+
+    /// Told of every snapshot as it arrives, before the did-notifications (the full-document walker).
+    var snapshotObserver: ((TextSnapshot) -> Void)?
 
     init(host: HostConnection) {
         self.host = host
@@ -36,11 +44,16 @@ public struct TextSnapshot: Hashable, Sendable {
     public var hasText: Bool
     /// The field's traits.
     public var traits: TextInputTraits
+    /// How many of this keyboard's posted edits the host had applied when it took this snapshot.
+    public var operationsApplied: UInt64
+    /// Where the selection is, in Characters from the start of the document. iOS does not tell
+    /// keyboards this; this host does, and the full-document reader needs it to be exact.
+    public var selectedRange: Range<Int>
 
     /// The state before the host's first push: nothing known.
     public static let empty = TextSnapshot(
         sequence: 0, contextBefore: "", contextAfter: "", selectedText: "",
         documentIdentifier: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), hasText: false,
-        traits: TextInputTraits()
+        traits: TextInputTraits(), operationsApplied: 0, selectedRange: 0..<0
     )
 }

@@ -40,9 +40,22 @@
  *    loop, then pushes a new snapshot between the matching will/did events. Reading right after
  *    posting therefore returns the old state, exactly as UITextDocumentProxy does.
  *
+ *    Edits posted in one turn are applied together, then the host pushes one snapshot. Every turn
+ *    that applied posted operations ends with a snapshot, even when nothing changed (the notifications
+ *    come only with changes): the snapshot's `operations_applied` is the acknowledgement.
+ *
  * 6. Units
  *    Offsets and counts are Characters: Unicode extended grapheme clusters. The host never leaves the
  *    cursor inside a cluster.
+ *
+ * 7. Beyond UIKit
+ *    iOS gives a keyboard only the windows around the cursor. A walker that reads or deletes the whole
+ *    document from windows alone cannot be exact (under a sentence window, "...." with the caret at 0
+ *    and at 1 looks the same), so this host also reports where the selection is (`selection_location`,
+ *    `selection_length`) and how many operations it applied, and takes guarded absolute moves and
+ *    deletions (`set_selected_range`, `delete_range`, as Android's InputConnection has), which it skips
+ *    when the field changed since the snapshot the extension saw. The SDK's full-document reader is
+ *    built on these; keyboards ported from iOS need not use them.
  */
 #ifndef KEYBOARD_EXTENSION_ABI_H
 #define KEYBOARD_EXTENSION_ABI_H
@@ -120,6 +133,13 @@ typedef struct kbx_text_snapshot {
     uint32_t reserved0;
     /** UITextContentType's raw value ("oneTimeCode", "password", …); empty for none. */
     kbx_string text_content_type;
+    /** How many operations this instance posted that the host has applied, as of this snapshot. A
+     *  snapshot that does not raise it was caused by something else (the user, a new document). */
+    uint64_t operations_applied;
+    /** Where the selection starts, in Characters from the start of the document (section 7). */
+    int64_t selection_location;
+    /** The selection's length in Characters; 0 for a caret. */
+    int64_t selection_length;
 } kbx_text_snapshot;
 
 /** Text input notifications, sent around a snapshot update (UIKit's UITextInputDelegate). */
@@ -162,6 +182,15 @@ typedef struct kbx_key_event {
     uint32_t column;
 } kbx_key_event;
 
+/** Commands the host's user can ask of an extension (kbx_extension_descriptor.host_command). */
+typedef uint32_t kbx_host_command;
+enum {
+    KBX_COMMAND_READ_FULL_DOCUMENT = 1,
+    KBX_COMMAND_DELETE_FULL_DOCUMENT = 2,
+    KBX_COMMAND_MOVE_TO_BEGINNING = 3,
+    KBX_COMMAND_MOVE_TO_END = 4,
+};
+
 /* ---------------------------------------------------------------------------------------------- */
 /* Extension -> host: the host API                                                                  */
 /* ---------------------------------------------------------------------------------------------- */
@@ -201,6 +230,25 @@ typedef struct kbx_host_api {
                             int64_t selected_length);
     /** Commits the marked text: it stays, no longer marked. */
     void (*unmark_text)(kbx_host *host);
+    /**
+     * Selects `length` Characters from `location` (absolute, clamped to the document; length 0 places
+     * the caret) and commits marked text. With `if_snapshot` non-zero, the host applies it only if the
+     * latest snapshot it pushed to this instance is still that one; otherwise it skips it (the
+     * operation still counts as applied). Section 7.
+     */
+    void (*set_selected_range)(kbx_host *host, int64_t location, int64_t length, uint64_t if_snapshot);
+    /**
+     * Deletes `length` Characters from `location` (absolute, clamped) and puts the caret there;
+     * guarded by `if_snapshot` as set_selected_range is. Section 7.
+     */
+    void (*delete_range)(kbx_host *host, int64_t location, int64_t length, uint64_t if_snapshot);
+    /**
+     * Answers a host command (kbx_extension_descriptor.host_command): `request` is the command's id,
+     * `status` KBX_STATUS_OK or a failure, and `json` the result as a JSON object (the commands say
+     * which). The host copies it before the call returns.
+     */
+    void (*command_finished)(kbx_host *host, uint64_t request, kbx_status status, const char *json,
+                             size_t length);
 } kbx_host_api;
 
 /* ---------------------------------------------------------------------------------------------- */
@@ -259,6 +307,20 @@ typedef struct kbx_extension_descriptor {
 
     /** A key event. */
     kbx_status (*key_event)(kbx_instance *instance, const kbx_key_event *event);
+
+    /**
+     * A command from the host's user (the REPL, `kbhost run --action`), answered later, exactly once,
+     * with kbx_host_api.command_finished and the same `request`. The command runs asynchronously;
+     * keys and notifications keep arriving meanwhile. An extension that does not know a command
+     * answers KBX_STATUS_FAILED with {"error": "unsupported"}.
+     *
+     * KBX_COMMAND_READ_FULL_DOCUMENT   -> {"before": "…", "after": "…", "selected": "…", "roundTrips": N}
+     * KBX_COMMAND_DELETE_FULL_DOCUMENT -> {"deletedCharacters": N, "roundTrips": N}
+     * KBX_COMMAND_MOVE_TO_BEGINNING, KBX_COMMAND_MOVE_TO_END -> {"roundTrips": N}
+     * On failure: {"error": "userCancelled" | "documentChanged" | "cancelled" | "operationInProgress" |
+     *              "proxyUnresponsive" | "unsupported", "deletedCharacters": N}
+     */
+    void (*host_command)(kbx_instance *instance, kbx_host_command command, uint64_t request);
 } kbx_extension_descriptor;
 
 /** The type of KBX_ENTRY_SYMBOL. */

@@ -78,6 +78,7 @@ public enum ExtensionLoader {
             ("text_input", fields.text_input != nil),
             ("update_snapshot", fields.update_snapshot != nil),
             ("key_event", fields.key_event != nil),
+            ("host_command", fields.host_command != nil),
         ]
         if let missing = callbacks.first(where: { !$0.1 }) {
             throw .invalidDescriptor(path: source, field: "callback \(missing.0)", reason: "is NULL")

@@ -59,15 +59,32 @@ enum HostAPITable {
             },
             set_marked_text: { host, bytes, length, location, selectedLength in
                 let text = borrowedString(bytes, length)
-                // Any int64 may arrive; keep the arithmetic far from overflow.
-                let start = Int(min(max(location, 0), Int64(Int32.max)))
-                let range = start..<(start + Int(min(max(selectedLength, 0), Int64(Int32.max))))
+                let range = HostAPITable.range(location, selectedLength)
                 HostAPITable.deliver(host) { $0.post(.setMarkedText(text, selectedRange: range)) }
             },
             unmark_text: { host in
                 HostAPITable.deliver(host) { $0.post(.unmarkText) }
+            },
+            set_selected_range: { host, location, length, snapshot in
+                let range = HostAPITable.range(location, length)
+                HostAPITable.deliver(host) { $0.post(.setSelectedRange(range, ifSnapshot: snapshot)) }
+            },
+            delete_range: { host, location, length, snapshot in
+                let range = HostAPITable.range(location, length)
+                HostAPITable.deliver(host) { $0.post(.deleteRange(range, ifSnapshot: snapshot)) }
+            },
+            command_finished: { host, request, status, bytes, length in
+                let json = borrowedString(bytes, length)
+                HostAPITable.deliver(host) { $0.commandFinished(request, status: status, json: json) }
             }
         )
+    }
+
+    /// A range from any two int64s an extension may send, far from overflow: negatives become 0,
+    /// and both ends stay below 2^32 (the host clamps to the document).
+    private nonisolated static func range(_ location: Int64, _ length: Int64) -> Range<Int> {
+        let start = Int(min(max(location, 0), Int64(UInt32.max)))
+        return start..<(start + Int(min(max(length, 0), Int64(UInt32.max))))
     }
 
     /// Runs `body` with the session `host` names, on the main actor. The ABI asks extensions to call

@@ -23,12 +23,22 @@ extension KeyboardSession {
         scheduler.schedule(after: latency) { [weak self] in self?.drain() }
     }
 
+    /// Applies every edit posted since the last turn, in order, then answers with one snapshot and the
+    /// notifications for the biggest change among them (FieldChange). A guarded operation whose
+    /// snapshot is no longer the latest is skipped; it still counts as applied.
     private func drain() {
         let operations = pending
         pending.removeAll()
-        for operation in operations {
-            changeField { operation.apply(to: &$0) }
-            onEvent?(.applied(operation))
+        changeField(acknowledge: !operations.isEmpty) { field in
+            for operation in operations {
+                if let snapshot = operation.guardSnapshot, snapshot != snapshotSequence {
+                    onEvent?(.skipped(operation))
+                } else {
+                    operation.apply(to: &field)
+                    onEvent?(.applied(operation))
+                }
+                operationsApplied += 1
+            }
         }
         drainScheduled = false
         if !pending.isEmpty {

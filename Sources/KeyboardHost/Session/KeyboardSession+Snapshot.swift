@@ -22,7 +22,9 @@ extension KeyboardSession {
                             autocorrection_type: traits.autocorrectionType.rawValue,
                             spell_checking_type: traits.spellCheckingType.rawValue,
                             secure_text_entry: traits.isSecureTextEntry ? 1 : 0, reserved0: 0,
-                            text_content_type: contentType
+                            text_content_type: contentType, operations_applied: operationsApplied,
+                            selection_location: Int64(field.selection.lowerBound),
+                            selection_length: Int64(field.selection.count)
                         )
                         onEvent?(.snapshot(snapshotSequence))
                         descriptor.update_snapshot(instance.handle, &snapshot)

@@ -40,6 +40,12 @@ public final class KeyboardSession {
     var drainScheduled = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var snapshotSequence: UInt64 = 0
+    /// Operations of the current instance applied so far (reported in every snapshot).
+    var operationsApplied: UInt64 = 0
+    /// Host commands sent and not answered yet, by request id.
+    var pendingCommands: [UInt64: CheckedContinuation<CommandResult, Never>] = [:]
+    var commandNames: [UInt64: HostCommand] = [:]
+    var nextCommandRequest: UInt64 = 1
 
     /// A live extension instance and the host API it was given (valid until it is destroyed).
     struct Instance {
@@ -91,6 +97,7 @@ public final class KeyboardSession {
             throw .instanceNotCreated(extension: name, message: latestError)
         }
         let candidate = Instance(handle: handle, key: key, api: api)
+        operationsApplied = 0
 
         do {
             configuration = try configure(handle, latestError: { latestError })
@@ -114,6 +121,7 @@ public final class KeyboardSession {
         instance = nil
         configuration = nil
         destroy(current)
+        finishPendingCommands(error: "hidden")
     }
 
     private func destroy(_ instance: Instance) {
@@ -193,12 +201,14 @@ public final class KeyboardSession {
     }
 
     /// Changes the field with `body`, then tells the extension: the notifications for the kind of
-    /// change around a new snapshot (``FieldChange``), or nothing if nothing changed.
-    func changeField(_ body: (inout TextField) -> Void) {
+    /// change around a new snapshot (``FieldChange``). If nothing changed, nothing is sent — unless
+    /// `acknowledge`, when the snapshot still goes (the answer to posted operations; section 5 of
+    /// the ABI header), without notifications.
+    func changeField(acknowledge: Bool = false, _ body: (inout TextField) -> Void) {
         let old = FieldChange.State(textField)
         body(&textField)
         let change = FieldChange(from: old, to: FieldChange.State(textField))
-        guard change != .none, instance != nil else { return }
+        guard instance != nil, change != .none || acknowledge else { return }
         change.before.forEach(notify)
         pushSnapshot()
         change.after.forEach(notify)

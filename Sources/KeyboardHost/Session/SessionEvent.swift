@@ -13,6 +13,11 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
     case posted(TextOperation)
     /// The host applied a posted edit.
     case applied(TextOperation)
+    /// The host skipped a guarded edit: the field had changed since the snapshot it was made against.
+    case skipped(TextOperation)
+    /// The host sent a command; the extension answered it.
+    case command(HostCommand)
+    case commandFinished(HostCommand, succeeded: Bool)
     /// The extension asked for something (globe key, dismiss).
     case request(HostRequest)
     /// The extension reported an error.
@@ -33,6 +38,9 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
         case .keyTapped(let position): "keyTapped(\(position))"
         case .posted(let operation): "posted \(operation)"
         case .applied(let operation): "applied \(operation)"
+        case .skipped(let operation): "skipped \(operation)"
+        case .command(let command): "command \(command)"
+        case .commandFinished(let command, let succeeded): "command \(command) \(succeeded ? "finished" : "failed")"
         case .request(let request): "request \(request)"
         case .error(let message): "error \(message)"
         }

@@ -56,6 +56,13 @@ extension TextField {
         markedRange = nil
     }
 
+    /// Deletes `range` (clamped) and puts the caret where it was. Commits marked text.
+    public mutating func deleteRange(_ range: Range<Int>) {
+        markedRange = nil
+        let replaced = replace(range, with: "")
+        selection = replaced.upperBound..<replaced.upperBound
+    }
+
     // MARK: The user, acting in the field
 
     /// Selects `range` (clamped); an empty range places the caret. Commits marked text.

@@ -5,6 +5,18 @@ public enum TextOperation: Hashable, Sendable, CustomStringConvertible {
     case adjustTextPosition(byCharacterOffset: Int)
     case setMarkedText(String, selectedRange: Range<Int>)
     case unmarkText
+    /// Select an absolute range; skipped unless snapshot `ifSnapshot` is still the latest (0: always).
+    case setSelectedRange(Range<Int>, ifSnapshot: UInt64)
+    /// Delete an absolute range; guarded like `setSelectedRange`.
+    case deleteRange(Range<Int>, ifSnapshot: UInt64)
+
+    /// The snapshot a guarded operation was made against, or `nil` for an unguarded one.
+    public var guardSnapshot: UInt64? {
+        switch self {
+        case .setSelectedRange(_, let snapshot), .deleteRange(_, let snapshot): snapshot == 0 ? nil : snapshot
+        default: nil
+        }
+    }
 
     /// Applies the edit to `field`.
     public func apply(to field: inout TextField) {
@@ -14,6 +26,8 @@ public enum TextOperation: Hashable, Sendable, CustomStringConvertible {
         case .adjustTextPosition(let offset): field.adjustTextPosition(byCharacterOffset: offset)
         case .setMarkedText(let text, let range): field.setMarkedText(text, selectedRange: range)
         case .unmarkText: field.unmarkText()
+        case .setSelectedRange(let range, _): field.select(range)
+        case .deleteRange(let range, _): field.deleteRange(range)
         }
     }
 
@@ -24,6 +38,12 @@ public enum TextOperation: Hashable, Sendable, CustomStringConvertible {
         case .adjustTextPosition(let offset): "adjustTextPosition(\(offset))"
         case .setMarkedText(let text, let range): "setMarkedText(\(text.debugDescription), \(range))"
         case .unmarkText: "unmarkText()"
+        case .setSelectedRange(let range, let snapshot): "setSelectedRange(\(range)\(Self.guardText(snapshot)))"
+        case .deleteRange(let range, let snapshot): "deleteRange(\(range)\(Self.guardText(snapshot)))"
         }
+    }
+
+    private static func guardText(_ snapshot: UInt64) -> String {
+        snapshot == 0 ? "" : ", if snapshot #\(snapshot)"
     }
 }

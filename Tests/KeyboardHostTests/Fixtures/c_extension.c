@@ -70,6 +70,12 @@ __attribute__((unused)) static kbx_status key_event(kbx_instance *instance, cons
     return KBX_STATUS_OK;
 }
 
+static void host_command(kbx_instance *instance, kbx_host_command command, uint64_t request) {
+    (void)command;
+    static const char answer[] = "{\"error\":\"unsupported\"}";
+    instance->host.command_finished(instance->host.host, request, KBX_STATUS_FAILED, answer, strlen(answer));
+}
+
 #ifndef FIXTURE_ABI_VERSION
 #define FIXTURE_ABI_VERSION KBX_ABI_VERSION
 #endif
@@ -101,6 +107,7 @@ __attribute__((unused)) static const kbx_extension_descriptor descriptor = {
     .text_input = text_input,
     .update_snapshot = update_snapshot,
     .key_event = KEY_EVENT,
+    .host_command = host_command,
 };
 
 #if defined(FIXTURE_NO_ENTRY)

@@ -1,0 +1,195 @@
+import Dispatch
+
+/// Walks the caret through the document, one snapshot round trip per step: the engine under
+/// `readFullDocumentContext()`, `deleteFullDocumentContext()` and the moves to the ends.
+///
+/// Event-driven: each step posts one guarded operation (ABI section 7) and waits for the snapshot
+/// that acknowledges it — never a guessed sleep. Exact: positions come from the host's
+/// acknowledgement, text from the windows, so every context policy and every text reads back as it
+/// is, empty windows included. Safe: every operation is guarded by the snapshot the walker last saw,
+/// so if the user acts in between, the host skips it and the user's change is the only one.
+///
+/// It watches every snapshot while it walks: one that acknowledges none of its operations was caused
+/// by someone else (`userCancelled`, or `documentChanged` with a new identifier).
+@MainActor
+final class DocumentWalker {
+    typealias Failure = FullDocumentContext.Error
+
+    private let proxy: TextDocumentProxy
+    private let timeout: Duration
+    private(set) var roundTrips = 0
+
+    /// The latest snapshot the walker accounted for; its operations are guarded by it.
+    private var seen: TextSnapshot
+    private var interruption: Failure.Reason?
+    private var waiter: CheckedContinuation<TextSnapshot, any Swift.Error>?
+    private var awaitedOperations: UInt64 = 0
+    private var stepNumber = 0
+
+    init(proxy: TextDocumentProxy, timeout: Duration) {
+        self.proxy = proxy
+        self.timeout = timeout
+        seen = proxy.snapshot
+    }
+
+    // MARK: Walks
+
+    func read() async throws(Failure) -> FullDocumentContext {
+        try await begin()
+        let origin = seen
+        let selection = origin.selectedRange
+
+        // Backward from the selection's start. Known text covers [known, selection start). A move to
+        // known - 1 shows the Character there (the first of the window after) and the window before it.
+        var beforeChunks = [origin.contextBefore]
+        var known = selection.lowerBound - origin.contextBefore.count
+        while known > 0 {
+            let snapshot = try await step { self.proxy.setSelectedRange(known - 1..<known - 1, ifSnapshot: $0) }
+            guard snapshot.selectedRange.lowerBound == known - 1, let character = snapshot.contextAfter.first else {
+                throw Failure(.userCancelled)
+            }
+            beforeChunks.append(String(character))
+            beforeChunks.append(snapshot.contextBefore)
+            known -= 1 + snapshot.contextBefore.count
+        }
+
+        // Forward from the selection's end, window after window, until the window after is empty:
+        // the end (every policy shows at least one Character after the caret when there is one).
+        var afterChunks = [origin.contextAfter]
+        var reached = selection.upperBound + origin.contextAfter.count
+        var atEnd = origin.contextAfter.isEmpty
+        while !atEnd {
+            let snapshot = try await step { self.proxy.setSelectedRange(reached..<reached, ifSnapshot: $0) }
+            guard snapshot.selectedRange.lowerBound == reached else { throw Failure(.userCancelled) }
+            afterChunks.append(snapshot.contextAfter)
+            reached += snapshot.contextAfter.count
+            atEnd = snapshot.contextAfter.isEmpty
+        }
+
+        try await restore(selection)
+        return FullDocumentContext(
+            fullDocumentContextBeforeInput: beforeChunks.reversed().joined(),
+            fullDocumentContextAfterInput: afterChunks.joined(),
+            selectedText: origin.selectedText.isEmpty ? nil : origin.selectedText,
+            roundTrips: roundTrips
+        )
+    }
+
+    func delete() async throws(Failure) -> FullDocumentDeletion {
+        try await begin()
+        var deleted = 0
+        do throws(Failure) {
+            // To the end in one step: the host clamps the far position and reports where the end is.
+            var snapshot = try await step { self.proxy.setSelectedRange(Self.far..<Self.far, ifSnapshot: $0) }
+            var caret = snapshot.selectedRange.lowerBound
+            // Then delete backward a window at a time (a Character when the window is empty).
+            while caret > 0 {
+                let chunk = min(max(snapshot.contextBefore.count, 1), caret)
+                snapshot = try await step { self.proxy.deleteRange(caret - chunk..<caret, ifSnapshot: $0) }
+                guard snapshot.selectedRange.lowerBound == caret - chunk else { throw Failure(.userCancelled) }
+                deleted += chunk
+                caret -= chunk
+            }
+        } catch {
+            throw Failure(error.reason, deletedCharacters: deleted)
+        }
+        return FullDocumentDeletion(deletedCharacters: deleted, roundTrips: roundTrips)
+    }
+
+    func move(toEnd: Bool) async throws(Failure) {
+        try await begin()
+        let target = toEnd ? Self.far : 0
+        _ = try await step { self.proxy.setSelectedRange(target..<target, ifSnapshot: $0) }
+    }
+
+    /// Beyond any document: the host clamps it to the end.
+    private static let far = Int(UInt32.max)
+
+    /// Puts the selection back as it was; if the task was cancelled, still does, then reports it.
+    private func restore(_ selection: Range<Int>) async throws(Failure) {
+        let snapshot = try await step(honouringCancellation: false) {
+            self.proxy.setSelectedRange(selection, ifSnapshot: $0)
+        }
+        guard snapshot.selectedRange == selection else { throw Failure(.userCancelled) }
+    }
+
+    // MARK: Steps
+
+    /// Waits until everything the keyboard posted before the walk has been applied, and starts watching.
+    private func begin() async throws(Failure) {
+        proxy.snapshotObserver = { [weak self] in self?.observe($0) }
+        if proxy.snapshot.operationsApplied < proxy.postedOperations {
+            _ = try await acknowledgement(of: proxy.postedOperations)
+        }
+        seen = proxy.snapshot
+    }
+
+    /// Stops watching. Called when the walk ends, however it ends.
+    func end() {
+        proxy.snapshotObserver = nil
+        interrupt(nil)
+    }
+
+    /// Posts one guarded operation and returns the snapshot that acknowledges it. Between steps it
+    /// honours the task's cancellation: a read or move then puts the caret back first.
+    private func step(
+        honouringCancellation: Bool = true, _ post: (UInt64) -> Void
+    ) async throws(Failure) -> TextSnapshot {
+        if let interruption { throw Failure(interruption) }
+        if honouringCancellation, Task.isCancelled { throw Failure(.cancelled) }
+        post(seen.sequence)
+        let snapshot = try await acknowledgement(of: proxy.postedOperations)
+        roundTrips += 1
+        return snapshot
+    }
+
+    private func acknowledgement(of operations: UInt64) async throws(Failure) -> TextSnapshot {
+        awaitedOperations = operations
+        stepNumber += 1
+        let step = stepNumber
+        let (seconds, attoseconds) = timeout.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            MainActor.assumeIsolated {
+                guard let self, self.stepNumber == step else { return }
+                self.resume(throwing: Failure(.proxyUnresponsive))
+            }
+        }
+        do {
+            return try await withCheckedThrowingContinuation { waiter = $0 }
+        } catch let error as Failure {
+            throw error
+        } catch {
+            throw Failure(.userCancelled)  // not reached: only Failure is thrown into the waiter
+        }
+    }
+
+    /// Every snapshot while walking: an acknowledgement of ours, or somebody else's change.
+    private func observe(_ snapshot: TextSnapshot) {
+        if snapshot.documentIdentifier != seen.documentIdentifier {
+            interrupt(.documentChanged)
+        } else if snapshot.operationsApplied == seen.operationsApplied {
+            interrupt(.userCancelled)
+        } else {
+            seen = snapshot
+            if snapshot.operationsApplied >= awaitedOperations, let waiter {
+                self.waiter = nil
+                stepNumber += 1  // the timer of this step is void
+                waiter.resume(returning: snapshot)
+            }
+        }
+    }
+
+    /// Ends the walk at its next step (and now, if it is waiting): the user acted, or the walk ended.
+    func interrupt(_ reason: Failure.Reason?) {
+        if interruption == nil { interruption = reason }
+        if let reason { resume(throwing: Failure(reason)) }
+    }
+
+    private func resume(throwing error: Failure) {
+        guard let waiter else { return }
+        self.waiter = nil
+        stepNumber += 1
+        waiter.resume(throwing: error)
+    }
+}

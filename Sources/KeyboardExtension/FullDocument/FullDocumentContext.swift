@@ -1,0 +1,63 @@
+/// The whole document, as ``KeyboardViewController/readFullDocumentContext()`` read it (the name and
+/// fields follow Fleksy's SDK). The document is exactly
+/// `fullDocumentContextBeforeInput + (selectedText ?? "") + fullDocumentContextAfterInput`.
+public struct FullDocumentContext: Hashable, Sendable {
+    /// All the text before the insertion point (before the selection, if there is one).
+    public var fullDocumentContextBeforeInput: String
+    /// All the text after the insertion point (after the selection, if there is one).
+    public var fullDocumentContextAfterInput: String
+    /// The selected text when the read began, or `nil` for a caret.
+    public var selectedText: String?
+    /// Snapshot round trips the walk took.
+    public var roundTrips: Int
+
+    public init(fullDocumentContextBeforeInput: String, fullDocumentContextAfterInput: String, selectedText: String?, roundTrips: Int) {
+        self.fullDocumentContextBeforeInput = fullDocumentContextBeforeInput
+        self.fullDocumentContextAfterInput = fullDocumentContextAfterInput
+        self.selectedText = selectedText
+        self.roundTrips = roundTrips
+    }
+
+    /// Why a walk (read, delete, move) ended without its result.
+    public struct Error: Swift.Error, Hashable, Sendable, CustomStringConvertible {
+        public enum Reason: String, Hashable, Sendable {
+            /// The user typed, tapped a key, or moved the cursor in the field. The cursor stays where
+            /// the user put it; the walk changes nothing more.
+            case userCancelled
+            /// The field got a new document (a new document identifier).
+            case documentChanged
+            /// The task running the walk was cancelled. The walk stops after its current step; a read
+            /// or move puts the cursor back.
+            case cancelled
+            /// Another walk is running on this keyboard.
+            case operationInProgress
+            /// No snapshot came within ``KeyboardViewController/fullDocumentContextTimeout``.
+            case proxyUnresponsive
+        }
+
+        public let reason: Reason
+        /// Characters deleted before the walk ended: for `deleteFullDocumentContext()`; 0 otherwise.
+        public let deletedCharacters: Int
+
+        public init(_ reason: Reason, deletedCharacters: Int = 0) {
+            self.reason = reason
+            self.deletedCharacters = deletedCharacters
+        }
+
+        public static let userCancelled = Error(.userCancelled)
+        public static let documentChanged = Error(.documentChanged)
+        public static let cancelled = Error(.cancelled)
+        public static let operationInProgress = Error(.operationInProgress)
+        public static let proxyUnresponsive = Error(.proxyUnresponsive)
+
+        public var description: String {
+            deletedCharacters > 0 ? "\(reason.rawValue) (after deleting \(deletedCharacters) characters)" : reason.rawValue
+        }
+    }
+}
+
+/// What ``KeyboardViewController/deleteFullDocumentContext()`` did.
+public struct FullDocumentDeletion: Hashable, Sendable {
+    public var deletedCharacters: Int
+    public var roundTrips: Int
+}

@@ -1,0 +1,90 @@
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+import KeyboardExtensionABI
+
+// The full document: read it, delete it, move to its ends — as Fleksy's SDK offers, but event-driven,
+// exact under every context policy, and cancellable. See DocumentWalker for how.
+extension KeyboardViewController {
+    /// Reads the whole document by walking the caret through it, then puts the caret (or selection)
+    /// back. Never changes the document. Keys and notifications keep arriving while it runs; a key
+    /// tap, or the user acting in the field, ends it with `userCancelled`.
+    public func readFullDocumentContext() async throws(FullDocumentContext.Error) -> FullDocumentContext {
+        try await walk { walker throws(FullDocumentContext.Error) in try await walker.read() }
+    }
+
+    /// Deletes the whole document, a window at a time. Cancelled midway it stops cleanly: what it
+    /// deleted so far is the only change, and the error's `deletedCharacters` says how much.
+    @discardableResult
+    public func deleteFullDocumentContext() async throws(FullDocumentContext.Error) -> FullDocumentDeletion {
+        try await walk { walker throws(FullDocumentContext.Error) in try await walker.delete() }
+    }
+
+    /// Puts the caret at the start of the document.
+    public func moveCursorToBeginningOfDocument() async throws(FullDocumentContext.Error) {
+        try await walk { walker throws(FullDocumentContext.Error) in try await walker.move(toEnd: false) }
+    }
+
+    /// Puts the caret at the end of the document.
+    public func moveCursorToEndOfDocument() async throws(FullDocumentContext.Error) {
+        try await walk { walker throws(FullDocumentContext.Error) in try await walker.move(toEnd: true) }
+    }
+
+    /// Runs one walk at a time.
+    private func walk<T>(
+        _ body: (DocumentWalker) async throws(FullDocumentContext.Error) -> T
+    ) async throws(FullDocumentContext.Error) -> T {
+        guard activeWalker == nil else { throw .operationInProgress }
+        let walker = DocumentWalker(proxy: textDocumentProxy, timeout: fullDocumentContextTimeout)
+        activeWalker = walker
+        defer {
+            walker.end()
+            activeWalker = nil
+        }
+        return try await body(walker)
+    }
+
+    /// Runs a command from the host's user and answers it (ABI: host_command).
+    func runHostCommand(_ command: kbx_host_command, request: UInt64) {
+        Task { @MainActor in
+            let answer: HostCommandAnswer
+            do throws(FullDocumentContext.Error) {
+                switch Int(command) {
+                case KBX_COMMAND_READ_FULL_DOCUMENT:
+                    let context = try await readFullDocumentContext()
+                    answer = HostCommandAnswer(
+                        before: context.fullDocumentContextBeforeInput, after: context.fullDocumentContextAfterInput,
+                        selected: context.selectedText ?? "", roundTrips: context.roundTrips
+                    )
+                case KBX_COMMAND_DELETE_FULL_DOCUMENT:
+                    let deletion = try await deleteFullDocumentContext()
+                    answer = HostCommandAnswer(deletedCharacters: deletion.deletedCharacters, roundTrips: deletion.roundTrips)
+                case KBX_COMMAND_MOVE_TO_BEGINNING:
+                    try await moveCursorToBeginningOfDocument()
+                    answer = HostCommandAnswer(roundTrips: 1)
+                case KBX_COMMAND_MOVE_TO_END:
+                    try await moveCursorToEndOfDocument()
+                    answer = HostCommandAnswer(roundTrips: 1)
+                default:
+                    answer = HostCommandAnswer(error: "unsupported")
+                }
+            } catch {
+                answer = HostCommandAnswer(error: error.reason.rawValue, deletedCharacters: error.deletedCharacters)
+            }
+            let json = (try? JSONEncoder().encode(answer)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+            textDocumentProxy.host.commandFinished(request, succeeded: answer.error == nil, json: json)
+        }
+    }
+}
+
+/// The JSON a host command is answered with (KeyboardExtensionABI.h, host_command).
+struct HostCommandAnswer: Encodable {
+    var before: String?
+    var after: String?
+    var selected: String?
+    var error: String?
+    var deletedCharacters: Int?
+    var roundTrips: Int?
+}

@@ -1,0 +1,79 @@
+import Foundation
+import KeyboardExtensionABI
+
+/// What the host's user can ask an extension to do (the REPL's commands, `kbhost run --action`).
+/// The extension does it asynchronously and answers once.
+public enum HostCommand: String, Hashable, Sendable, CaseIterable, CustomStringConvertible {
+    case readFullDocument = "read-full-document"
+    case deleteFullDocument = "delete-full-document"
+    case moveToBeginning = "move-to-beginning"
+    case moveToEnd = "move-to-end"
+
+    var code: kbx_host_command {
+        switch self {
+        case .readFullDocument: kbx_host_command(KBX_COMMAND_READ_FULL_DOCUMENT)
+        case .deleteFullDocument: kbx_host_command(KBX_COMMAND_DELETE_FULL_DOCUMENT)
+        case .moveToBeginning: kbx_host_command(KBX_COMMAND_MOVE_TO_BEGINNING)
+        case .moveToEnd: kbx_host_command(KBX_COMMAND_MOVE_TO_END)
+        }
+    }
+
+    public var description: String { rawValue }
+}
+
+/// An extension's answer to a ``HostCommand``.
+public struct CommandResult: Sendable, Equatable {
+    public let command: HostCommand
+    public let succeeded: Bool
+    /// The text before the selection (read).
+    public let before: String?
+    /// The text after the selection (read).
+    public let after: String?
+    /// The selected text, if any (read).
+    public let selected: String?
+    /// Characters deleted (delete; also when a delete stopped midway).
+    public let deletedCharacters: Int?
+    /// Snapshot round trips the walk took.
+    public let roundTrips: Int?
+    /// Why it failed: `userCancelled`, `documentChanged`, `cancelled`, `operationInProgress`,
+    /// `proxyUnresponsive`, `unsupported`, or the host's own `hidden`, `timedOut`, `malformedAnswer`.
+    public let error: String?
+
+    private struct Answer: Decodable {
+        var before, after, selected, error: String?
+        var deletedCharacters, roundTrips: Int?
+    }
+
+    init(command: HostCommand, succeeded: Bool, json: String) {
+        guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(json.utf8)) else {
+            self.init(command: command, failure: "malformedAnswer")
+            return
+        }
+        self.init(
+            command: command, succeeded: succeeded && answer.error == nil, before: answer.before,
+            after: answer.after, selected: answer.selected, deletedCharacters: answer.deletedCharacters,
+            roundTrips: answer.roundTrips, error: answer.error ?? (succeeded ? nil : "failed")
+        )
+    }
+
+    init(command: HostCommand, failure: String) {
+        self.init(
+            command: command, succeeded: false, before: nil, after: nil, selected: nil, deletedCharacters: nil,
+            roundTrips: nil, error: failure
+        )
+    }
+
+    private init(
+        command: HostCommand, succeeded: Bool, before: String?, after: String?, selected: String?,
+        deletedCharacters: Int?, roundTrips: Int?, error: String?
+    ) {
+        self.command = command
+        self.succeeded = succeeded
+        self.before = before
+        self.after = after
+        self.selected = selected
+        self.deletedCharacters = deletedCharacters
+        self.roundTrips = roundTrips
+        self.error = error
+    }
+}
