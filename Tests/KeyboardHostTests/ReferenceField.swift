@@ -104,6 +104,7 @@ enum PolicyDefinition {
                 bytes += characters[start - 1].utf8.count
                 start -= 1
             }
+            if start == end && end > 0 { start -= 1 }  // at least one Character, however long
         case .sentence, .paragraph:
             while start > 0, !isBoundary(characters[start - 1], policy) { start -= 1 }
         }
@@ -121,6 +122,7 @@ enum PolicyDefinition {
                 bytes += characters[end].utf8.count
                 end += 1
             }
+            if end == start && start < characters.count { end += 1 }
         case .sentence, .paragraph:
             while end < characters.count {
                 end += 1

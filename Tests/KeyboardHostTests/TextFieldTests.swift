@@ -92,7 +92,8 @@ struct TextFieldTests {
     @Test func windowsCanBeEmptyWithTextBeyond() {
         #expect(TextField(text: "Done.", cursor: 5).contextBefore(.sentence) == "")
         #expect(TextField(text: "line\n", cursor: 5).contextBefore(.paragraph) == "")
-        #expect(TextField(text: "a👩‍👩‍👧", cursor: 2).contextBefore(.utf8Bytes(10)) == "")
+        #expect(TextField(text: "a👩‍👩‍👧b", cursor: 2).contextBefore(.utf8Bytes(10)) == "👩‍👩‍👧")  // 25 bytes, shown whole
+        #expect(TextField(text: "a👩‍👩‍👧b", cursor: 1).contextAfter(.utf8Bytes(10)) == "👩‍👩‍👧")
         #expect(TextField(text: "ab\ncd", cursor: 2).contextAfter(.paragraph) == "\n")
     }
 

@@ -32,6 +32,9 @@ open class KeyboardViewController {
     /// The walk in progress (read, delete, move), if any.
     var activeWalker: DocumentWalker?
 
+    /// Whether a full-document read, delete or move is running (for example, to show progress).
+    public var isWalkingFullDocument: Bool { activeWalker != nil }
+
     /// Set when the base class's ``createConfiguration()`` runs, which means a subclass did not
     /// override it (or called super's): the host reports that as an error.
     var reachedBaseCreateConfiguration = false

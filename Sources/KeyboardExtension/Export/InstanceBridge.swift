@@ -87,7 +87,7 @@ enum InstanceBridge {
                     }
                     // The user tapped a key: a running full-document walk ends (userCancelled), and the
                     // key does what it does. The keyboard is never blocked by a walk.
-                    controller.activeWalker?.interrupt(.userCancelled)
+                    controller.activeWalker?.userTappedKey()
                     controller.keyTapped(key)
                     return kbx_status(KBX_STATUS_OK)
                 } ?? kbx_status(KBX_STATUS_FAILED)

@@ -25,6 +25,13 @@ final class DocumentWalker {
     private var waiter: CheckedContinuation<TextSnapshot, any Swift.Error>?
     private var awaitedOperations: UInt64 = 0
     private var stepNumber = 0
+    /// Where a read or a move found the selection: put back when a tapped key ends the walk, so the
+    /// key's text goes where the user's caret was. `nil` for a delete, which leaves the caret where it
+    /// deleted to.
+    private var origin: Range<Int>?
+    /// Set when a tapped key ended the walk while a step was in flight. A key tap pushes no snapshot,
+    /// so that step's guard still holds and the host will apply it.
+    private var tappedDuringStep = false
 
     init(proxy: TextDocumentProxy, timeout: Duration) {
         self.proxy = proxy
@@ -37,6 +44,17 @@ final class DocumentWalker {
     func read() async throws(Failure) -> FullDocumentContext {
         try await begin()
         let origin = seen
+        let selection = origin.selectedRange
+        self.origin = selection
+        do throws(Failure) {
+            return try await read(from: origin)
+        } catch where error.reason == .cancelled {
+            try await restore(selection)
+            throw error
+        }
+    }
+
+    private func read(from origin: TextSnapshot) async throws(Failure) -> FullDocumentContext {
         let selection = origin.selectedRange
 
         // Backward from the selection's start. Known text covers [known, selection start). A move to
@@ -82,10 +100,16 @@ final class DocumentWalker {
             // To the end in one step: the host clamps the far position and reports where the end is.
             var snapshot = try await step { self.proxy.setSelectedRange(Self.far..<Self.far, ifSnapshot: $0) }
             var caret = snapshot.selectedRange.lowerBound
-            // Then delete backward a window at a time (a Character when the window is empty).
+            // Then delete backward a window at a time, with the Character before it (under sentence
+            // and paragraph windows, the boundary the window stops at): one round trip a window.
             while caret > 0 {
-                let chunk = min(max(snapshot.contextBefore.count, 1), caret)
-                snapshot = try await step { self.proxy.deleteRange(caret - chunk..<caret, ifSnapshot: $0) }
+                let chunk = min(snapshot.contextBefore.count + 1, caret)
+                do throws(Failure) {
+                    snapshot = try await step { self.proxy.deleteRange(caret - chunk..<caret, ifSnapshot: $0) }
+                } catch {
+                    if tappedDuringStep { deleted += chunk }  // it will still be applied: count it
+                    throw error
+                }
                 guard snapshot.selectedRange.lowerBound == caret - chunk else { throw Failure(.userCancelled) }
                 deleted += chunk
                 caret -= chunk
@@ -98,6 +122,7 @@ final class DocumentWalker {
 
     func move(toEnd: Bool) async throws(Failure) {
         try await begin()
+        origin = seen.selectedRange
         let target = toEnd ? Self.far : 0
         _ = try await step { self.proxy.setSelectedRange(target..<target, ifSnapshot: $0) }
     }
@@ -178,6 +203,19 @@ final class DocumentWalker {
                 waiter.resume(returning: snapshot)
             }
         }
+    }
+
+    /// The user tapped a key: the walk ends (`userCancelled`), and a read or move first puts the
+    /// selection back — posted now, before the key's own edits, and guarded, so if the user has moved
+    /// the caret meanwhile the host skips it.
+    func userTappedKey() {
+        if interruption == nil {
+            tappedDuringStep = waiter != nil
+            if let origin, roundTrips > 0 || waiter != nil {
+                proxy.setSelectedRange(origin, ifSnapshot: seen.sequence)
+            }
+        }
+        interrupt(.userCancelled)
     }
 
     /// Ends the walk at its next step (and now, if it is waiting): the user acted, or the walk ended.

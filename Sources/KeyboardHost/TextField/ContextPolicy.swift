@@ -9,7 +9,7 @@
 /// | policy | before the cursor | after the cursor |
 /// | --- | --- | --- |
 /// | `characters(n)` (Android's `getTextBeforeCursor(n)`) | the last `n` Characters | the first `n` Characters |
-/// | `utf8Bytes(n)` (Wayland text-input-v3: 4000) | the most whole Characters whose UTF-8 fits in `n` bytes | likewise |
+/// | `utf8Bytes(n)` (Wayland text-input-v3: 4000) | the most whole Characters whose UTF-8 fits in `n` bytes, and at least one | likewise |
 /// | `sentence` (iOS) | back to, not including, the nearest `.` `!` `?` `。` or line break | up to and including the nearest one |
 /// | `paragraph` | back to, not including, the nearest line break | up to and including the nearest line break |
 /// | `unlimited` | everything | everything |
@@ -20,9 +20,13 @@
 /// - `sentence`: before `" Two th"`, after `"ree!"`
 /// - `paragraph` and `unlimited`: before `"One. Two th"`, after `"ree! Four"`
 ///
-/// A window can be empty although there is text beyond it: `sentence` right after a `.` or a line
-/// break, `paragraph` right after a line break, `utf8Bytes(n)` before a Character longer than `n` bytes
-/// (a family emoji is 25). Walkers must then move the cursor by a Character to go on.
+/// A window before the cursor can be empty although there is text beyond it: `sentence` right after a
+/// `.` or a line break, `paragraph` right after a line break. Walkers must then move the cursor by a
+/// Character to go on. A window after the cursor is empty only at the end of the document.
+///
+/// `utf8Bytes(n)` shows a single Character longer than `n` bytes (a family emoji is 25, a cluster of
+/// combining marks can be longer still) rather than nothing: a host cannot cut a cluster, and a
+/// Character no window ever shows could never be read.
 public enum ContextPolicy: Hashable, Sendable, CustomStringConvertible, LosslessStringConvertible {
     case characters(Int)
     case utf8Bytes(Int)

@@ -25,7 +25,9 @@ extension TextField {
             // Jump to the byte `limit` before the end and round up to a Character boundary: the
             // longest run of whole Characters that fits. O(log n), not a walk through the window.
             guard end.utf8Offset > limit else { return document.startIndex }
-            return document.index(roundingUp: document.utf8.index(end, offsetBy: -limit))
+            let start = document.index(roundingUp: document.utf8.index(end, offsetBy: -limit))
+            // One Character longer than the limit is shown whole rather than hidden.
+            return start < end ? start : document.index(before: end)
         case .sentence, .paragraph:
             var start = end
             while start > document.startIndex {
@@ -45,7 +47,8 @@ extension TextField {
             return document.index(start, offsetBy: count, limitedBy: document.endIndex) ?? document.endIndex
         case .utf8Bytes(let limit):
             guard document.utf8.count - start.utf8Offset > limit else { return document.endIndex }
-            return document.index(roundingDown: document.utf8.index(start, offsetBy: limit))
+            let end = document.index(roundingDown: document.utf8.index(start, offsetBy: limit))
+            return end > start ? end : document.index(after: start)
         case .sentence, .paragraph:
             var end = start
             while end < document.endIndex {
