@@ -28,6 +28,8 @@ let package = Package(
         // moves cost O(log n + edit), not O(document).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        // SHA-256 of large texts in kbhost's output (and Ed25519 licences, issue 6).
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
         // The C ABI: one header, the spec. No Swift crosses the boundary.
@@ -49,6 +51,7 @@ let package = Package(
             dependencies: [
                 "KeyboardHost",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "HelloKeyboard", dependencies: ["KeyboardExtension"], path: "samples/HelloKeyboard"),

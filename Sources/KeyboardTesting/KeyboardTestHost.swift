@@ -100,7 +100,12 @@ public final class KeyboardTestHost {
 
     // MARK: Appearance and keys
 
-    public func show() throws { try session.show() }
+    /// Shows the keyboard. A keyboard hosted in process gets its timeouts (the full-document
+    /// walker's) on this host's virtual clock; one loaded from a `.so` keeps real time.
+    public func show() throws {
+        try session.show()
+        controller?.scheduleTimeout = { [scheduler] delay, body in scheduler.scheduleCancellable(after: delay, body) }
+    }
     public func hide() { session.hide() }
 
     /// Taps the key at a position.

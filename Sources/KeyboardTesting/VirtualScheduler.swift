@@ -22,8 +22,16 @@ public final class VirtualScheduler: HostScheduler {
     public init() {}
 
     public func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void) {
-        queue.append(Item(due: now + max(delay, .zero), order: nextOrder, work: work))
+        _ = scheduleCancellable(after: delay, work)
+    }
+
+    /// Schedules `work` and returns a way to cancel it (a timeout that became void).
+    @discardableResult
+    public func scheduleCancellable(after delay: Duration, _ work: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+        let order = nextOrder
+        queue.append(Item(due: now + max(delay, .zero), order: order, work: work))
         nextOrder += 1
+        return { [weak self] in self?.queue.removeAll { $0.order == order } }
     }
 
     /// Whether no work is waiting.

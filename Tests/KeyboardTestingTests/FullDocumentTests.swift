@@ -165,9 +165,16 @@ struct FullDocumentTests {
         let host = try host("One. Two.", latency: .seconds(60))
         host.walkerKeyboard.fullDocumentContextTimeout = .milliseconds(50)
         let walk = host.startWalk { try await $0.readFullDocumentContext() }
-        // The host's loop is never run: no snapshot comes.
-        try await Task.sleep(for: .milliseconds(150))
+        await host.waitUntilWalking()
+        // The host answers after 60 s of (virtual) time; the walker gives up after 50 ms.
+        await host.pump(6)
         #expect(await walk.value == .failure(.proxyUnresponsive))
+    }
+
+    @Test func aSlowHostWithinTheTimeoutIsWaitedFor() async throws {
+        let host = try host("One. Two.", latency: .milliseconds(1500))
+        let result = try await host.walk { try await $0.readFullDocumentContext() }.get()
+        #expect(result.fullDocumentContextBeforeInput == "One. Two.")
     }
 
     @Test func aDeleteCancelledMidwayReportsHowMuchItDeleted() async throws {

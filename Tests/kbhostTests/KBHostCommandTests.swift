@@ -14,12 +14,21 @@ struct KBHostCommandTests {
     private struct RunOutput: Decodable {
         struct Extension: Decodable { let identifier, name, version: String; let abiVersion: Int }
         let document: String
+        let actions: [Action]
         let documentIdentifier: String
         let cursor: Int
         let selection: [Int]
         let policy: String
         let errors: [String]
         let `extension`: Extension
+    }
+
+    private struct Action: Decodable {
+        let action: String
+        let succeeded: Bool
+        let before, after: String?
+        let deletedCharacters, roundTrips: Int?
+        let error: String?
     }
 
     private func runOutput(_ result: Command.Result) throws -> RunOutput {
@@ -84,6 +93,52 @@ struct KBHostCommandTests {
         let result = try kbhost("run", try hello, "--policy", "everything")
         #expect(result.status == 64)
         #expect(result.standardError.contains("The value 'everything' is invalid for '--policy <policy>'"))
+    }
+
+    @Test func actionsReadMoveAndDeleteTheFullDocument() throws {
+        let result = try kbhost(
+            "run", try hello, "--text", "One. Two three!\nFour", "--cursor", "6", "--type", "x",
+            "--action", "read-full-document", "--action", "move-to-beginning", "--action", "delete-full-document"
+        )
+        #expect(result.status == 0)
+        let output = try runOutput(result)
+        #expect(output.actions.map(\.action) == ["read-full-document", "move-to-beginning", "delete-full-document"])
+        #expect(output.actions[0].before == "One. Tx")
+        #expect(output.actions[0].after == "wo three!\nFour")
+        #expect(output.actions[0].roundTrips ?? 0 > 0)
+        #expect(output.actions[2].deletedCharacters == 21)
+        #expect(output.document == "")
+    }
+
+    @Test func largeTextsArePrintedAsLengthAndSHA256() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID()).txt")
+        let text = String(repeating: "Line of text with ünïcode 👩‍👩‍👧. ", count: 2000)
+        try text.write(to: file, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let result = try kbhost("run", try hello, "--document", file.path, "--cursor", "0", "--policy", "wayland",
+                                "--action", "read-full-document")
+        #expect(result.status == 0)
+        struct Summary: Decodable { let characters, utf8Bytes: Int; let sha256: String }
+        struct Output: Decodable {
+            struct Action: Decodable { let before: String; let after: Summary; let roundTrips: Int }
+            let document: Summary
+            let actions: [Action]
+        }
+        let output = try JSONDecoder().decode(Output.self, from: Data(result.standardOutput.utf8))
+        let expected = try Command.run("/usr/bin/env", ["sha256sum", file.path]).standardOutput.prefix(64)
+        #expect(output.document.sha256 == String(expected))
+        #expect(output.actions[0].after.sha256 == String(expected))
+        #expect(output.actions[0].after.characters == text.count)
+        #expect(output.actions[0].after.utf8Bytes == text.utf8.count)
+        #expect(output.actions[0].before == "")
+        // Round trips: about the document over the 4000-byte window.
+        #expect(output.actions[0].roundTrips <= text.utf8.count / 4000 + 4)
+    }
+
+    @Test func anUnknownActionIsABadArgument() throws {
+        let result = try kbhost("run", try hello, "--action", "read-everything")
+        #expect(result.status == 64)
+        #expect(result.standardError.contains("The value 'read-everything' is invalid for '--action <action>'"))
     }
 
     @Test func runWithNothingToTypePrintsTheSeed() throws {
@@ -162,6 +217,14 @@ struct KBHostCommandTests {
 
 @Suite("kbhost, with an extension that fails to activate")
 struct KBHostActivationTests {
+    @Test func anActionTheExtensionDoesNotSupportFailsWithItsAnswer() throws {
+        let path = try CFixture.build("cKeyboard")
+        let result = try Command.run(try BuildProducts.kbhost(), ["run", path, "--action", "read-full-document"])
+        #expect(result.status == 1)
+        #expect(result.standardOutput.contains("\"error\" : \"unsupported\""))
+        #expect(result.standardOutput.contains("\"succeeded\" : false"))
+    }
+
     @Test func anUnconfiguredExtensionIsALoadFailure() throws {
         let path = try CFixture.build("notConfigured", defines: ["FIXTURE_NOT_CONFIGURED"])
         let result = try Command.run(try BuildProducts.kbhost(), ["run", path, "--type", "a"])

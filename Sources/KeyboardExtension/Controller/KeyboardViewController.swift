@@ -1,3 +1,5 @@
+import Dispatch
+
 /// The base class of a keyboard extension, modelled on UIKit's `UIInputViewController` (and the SDKs
 /// built on it, such as Fleksy's `FKKeyboardViewController`).
 ///
@@ -34,6 +36,17 @@ open class KeyboardViewController {
 
     /// Whether a full-document read, delete or move is running (for example, to show progress).
     public var isWalkingFullDocument: Bool { activeWalker != nil }
+
+    /// Schedules the walker's timeouts and returns a way to cancel one. Real time on the main queue;
+    /// the testing module puts its virtual clock here, so timeouts follow the test's time.
+    package var scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void = {
+        delay, body in
+        let (seconds, attoseconds) = delay.components
+        let item = DispatchWorkItem { MainActor.assumeIsolated { body() } }
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item)
+        return { item.cancel() }
+    }
 
     /// Set when the base class's ``createConfiguration()`` runs, which means a subclass did not
     /// override it (or called super's): the host reports that as an error.

@@ -1,5 +1,3 @@
-import Dispatch
-
 /// Walks the caret through the document, one snapshot round trip per step: the engine under
 /// `readFullDocumentContext()`, `deleteFullDocumentContext()` and the moves to the ends.
 ///
@@ -17,6 +15,8 @@ final class DocumentWalker {
 
     private let proxy: TextDocumentProxy
     private let timeout: Duration
+    private let scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void
+    private var cancelTimeout: (@MainActor () -> Void)?
     private(set) var roundTrips = 0
 
     /// The latest snapshot the walker accounted for; its operations are guarded by it.
@@ -33,9 +33,13 @@ final class DocumentWalker {
     /// so that step's guard still holds and the host will apply it.
     private var tappedDuringStep = false
 
-    init(proxy: TextDocumentProxy, timeout: Duration) {
+    init(
+        proxy: TextDocumentProxy, timeout: Duration,
+        scheduleTimeout: @escaping @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void
+    ) {
         self.proxy = proxy
         self.timeout = timeout
+        self.scheduleTimeout = scheduleTimeout
         seen = proxy.snapshot
     }
 
@@ -172,13 +176,9 @@ final class DocumentWalker {
         awaitedOperations = operations
         stepNumber += 1
         let step = stepNumber
-        let (seconds, attoseconds) = timeout.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            MainActor.assumeIsolated {
-                guard let self, self.stepNumber == step else { return }
-                self.resume(throwing: Failure(.proxyUnresponsive))
-            }
+        cancelTimeout = scheduleTimeout(timeout) { [weak self] in
+            guard let self, self.stepNumber == step else { return }
+            self.resume(throwing: Failure(.proxyUnresponsive))
         }
         do {
             return try await withCheckedThrowingContinuation { waiter = $0 }
@@ -199,7 +199,7 @@ final class DocumentWalker {
             seen = snapshot
             if snapshot.operationsApplied >= awaitedOperations, let waiter {
                 self.waiter = nil
-                stepNumber += 1  // the timer of this step is void
+                endStep()
                 waiter.resume(returning: snapshot)
             }
         }
@@ -227,7 +227,14 @@ final class DocumentWalker {
     private func resume(throwing error: Failure) {
         guard let waiter else { return }
         self.waiter = nil
-        stepNumber += 1
+        endStep()
         waiter.resume(throwing: error)
+    }
+
+    /// The step's wait is over: its timeout is void.
+    private func endStep() {
+        stepNumber += 1
+        cancelTimeout?()
+        cancelTimeout = nil
     }
 }

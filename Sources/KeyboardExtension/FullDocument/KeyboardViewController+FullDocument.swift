@@ -37,7 +37,9 @@ extension KeyboardViewController {
         _ body: (DocumentWalker) async throws(FullDocumentContext.Error) -> T
     ) async throws(FullDocumentContext.Error) -> T {
         guard activeWalker == nil else { throw .operationInProgress }
-        let walker = DocumentWalker(proxy: textDocumentProxy, timeout: fullDocumentContextTimeout)
+        let walker = DocumentWalker(
+            proxy: textDocumentProxy, timeout: fullDocumentContextTimeout, scheduleTimeout: scheduleTimeout
+        )
         activeWalker = walker
         defer {
             walker.end()

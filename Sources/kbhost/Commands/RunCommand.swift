@@ -12,7 +12,13 @@ struct RunCommand: AsyncParsableCommand {
             the host to apply what the extension posted, and prints the field:
 
               {"cursor": 11, "document": "hello world", "documentIdentifier": "…", "selection": [11, 11],
-             "policy": "sentence", "extension": {…}, "errors": […]}
+             "policy": "sentence", "extension": {…}, "errors": […], "actions": […]}
+
+            Each --action runs after the typing, on the extension's full-document walker, and reports \
+            what it read (before, after, selected), deleted (deletedCharacters), its snapshot round \
+            trips, or its error. A text longer than --text-limit bytes is printed as \
+            {"characters": N, "utf8Bytes": N, "sha256": "…"}. If an action fails, the output is still \
+            printed and the exit status is 1.
 
             Positions (cursor, selection) count Characters (extended grapheme clusters). In --type, a named key goes \
             in braces: {delete}, {return}, {space}, {shift}, {globe}; '{{' types a '{'.
@@ -48,9 +54,24 @@ struct RunCommand: AsyncParsableCommand {
     ))
     var latency: Int = 0
 
+    @Option(name: .customLong("action"), help: ArgumentHelp(
+        "After typing, ask the extension to: \(HostCommand.allCases.map(\.rawValue).joined(separator: ", ")). Repeatable; in order.",
+        valueName: "action"
+    ))
+    var actions: [HostCommand] = []
+
+    @Option(help: ArgumentHelp(
+        "Texts longer than this many UTF-8 bytes are printed as their length and SHA-256 (0: always the text).",
+        valueName: "bytes"
+    ))
+    var textLimit: Int = 4096
+
     func validate() throws {
         if text != nil && document != nil {
             throw ValidationError("give the document either with --text or with --document, not both")
+        }
+        if textLimit < 0 {
+            throw ValidationError("--text-limit must be 0 or more bytes, not \(textLimit)")
         }
         if latency < 0 {
             throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)")
@@ -60,9 +81,10 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let result = try await BatchRun(
             path: path, keys: keys, seed: try seedText(), cursor: cursor, policy: policy,
-            latency: .milliseconds(latency)
+            latency: .milliseconds(latency), actions: actions, textLimit: textLimit
         ).perform()
         print(try JSONOutput.encode(result))
+        if result.actions.contains(where: { !$0.succeeded }) { throw ExitStatus.failure }
     }
 
     private func seedText() throws -> String {
@@ -83,16 +105,42 @@ struct BatchRun {
     let cursor: Int?
     let policy: ContextPolicy
     let latency: Duration
+    let actions: [HostCommand]
+    let textLimit: Int
 
-    struct Result: Codable {
+    struct Result: Encodable {
         let `extension`: ExtensionSummary
-        let document: String
+        let document: TextOutput
         let documentIdentifier: String
         let cursor: Int
         /// Lower and upper bound; equal when nothing is selected.
         let selection: [Int]
         let policy: String
         let errors: [String]
+        let actions: [ActionOutput]
+    }
+
+    /// One --action's outcome.
+    struct ActionOutput: Encodable {
+        let action: String
+        let succeeded: Bool
+        let before: TextOutput?
+        let after: TextOutput?
+        let selected: TextOutput?
+        let deletedCharacters: Int?
+        let roundTrips: Int?
+        let error: String?
+
+        init(_ result: CommandResult, textLimit: Int) {
+            action = result.command.rawValue
+            succeeded = result.succeeded
+            before = result.before.map { TextOutput($0, limit: textLimit) }
+            after = result.after.map { TextOutput($0, limit: textLimit) }
+            selected = result.selected.map { TextOutput($0, limit: textLimit) }
+            deletedCharacters = result.deletedCharacters
+            roundTrips = result.roundTrips
+            error = result.error
+        }
     }
 
     @MainActor
@@ -145,14 +193,18 @@ struct BatchRun {
             // A person taps after seeing the result of the previous tap.
             await session.settle()
         }
+        var outputs: [ActionOutput] = []
+        for action in actions {
+            outputs.append(ActionOutput(await session.perform(action), textLimit: textLimit))
+        }
         session.hide()
         await session.settle()
         let field = session.textField
         return Result(
-            extension: ExtensionSummary(loaded), document: field.text,
+            extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),
             documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
             selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
-            errors: session.reportedErrors
+            errors: session.reportedErrors, actions: outputs
         )
     }
 }
@@ -164,3 +216,5 @@ extension ContextPolicy: ExpressibleByArgument {
 
     public var defaultValueDescription: String { description }
 }
+
+extension HostCommand: ExpressibleByArgument {}
