@@ -90,9 +90,9 @@ if ProcessInfo.processInfo.environment["KBHOST_BENCHMARKS"] != nil {
     )
     package.targets.append(
         .executableTarget(
-            name: "TextFieldBenchmarks",
+            name: "KeyboardHostBenchmarks",
             dependencies: ["KeyboardTesting", "KeyboardExtension", .product(name: "Benchmark", package: "benchmark")],
-            path: "Benchmarks/TextFieldBenchmarks",
+            path: "Benchmarks/KeyboardHostBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )
     )

@@ -26,3 +26,41 @@ final class MyKeyboard: KeyboardViewController {
     host.advance(by: .milliseconds(1))
     #expect(host.document == "xa big dog")
 }
+
+/// The README's "The whole document" snippet, in a keyboard.
+final class ReadingKeyboard: KeyboardViewController {
+    var outcome = ""
+
+    override func createConfiguration() -> KeyboardConfiguration {
+        KeyboardConfiguration(layout: KeyboardLayout(subKeyboards: [SubKeyboard(mode: .letters, rows: [[.input("a")]])]))
+    }
+
+    func readAll() async {
+        do {
+            let context = try await readFullDocumentContext()
+            print(context.fullDocumentContextBeforeInput.count, context.roundTrips)
+            outcome = "read \(context.fullDocumentContextBeforeInput.count)"
+        } catch .userCancelled {
+            outcome = "the user typed"  // the user typed: leave it
+        } catch {
+            reportError("could not read the document: \(error)")
+        }
+    }
+}
+
+@Test @MainActor func theReadmeSnippetReadsAndHandlesUserCancelled() async throws {
+    let host = try KeyboardTestHost(ReadingKeyboard.self, document: "One. Two.", latency: .milliseconds(10))
+    try host.show()
+    let keyboard = try #require(host.controller as? ReadingKeyboard)
+    let read = Task { await keyboard.readAll() }
+    await host.settle()
+    await read.value
+    #expect(keyboard.outcome == "read 9")
+
+    let interrupted = Task { await keyboard.readAll() }
+    await Task.yield()
+    try host.tap("a")
+    await host.settle()
+    await interrupted.value
+    #expect(keyboard.outcome == "the user typed")
+}

@@ -4,35 +4,13 @@ import KeyboardTesting
 
 // What one keystroke costs the host, at two document sizes a thousand times apart. The target
 // (issue 3): an edit in the middle of a 4 MiB document costs within 2x of one in a 4 KiB document.
-// Run: KBHOST_BENCHMARKS=1 swift package benchmark --target TextFieldBenchmarks
 
-/// Mixed text: Latin, accents, CJK, emoji sequences, sentences and line breaks.
-func sampleDocument(bytes: Int) -> String {
-    let paragraph = "Typing café notes: 漢字 and 👩‍👩‍👧 with 🇫🇷 flags. Another sentence here! Done?\n"
-    var text = ""
-    text.reserveCapacity(bytes + paragraph.utf8.count)
-    while text.utf8.count < bytes { text += paragraph }
-    return text
-}
-
-/// A keyboard with one key, for the round trip through the C boundary.
-final class OneKeyKeyboard: KeyboardViewController {
-    override func createConfiguration() -> KeyboardConfiguration {
-        KeyboardConfiguration(layout: KeyboardLayout(subKeyboards: [
-            SubKeyboard(mode: .letters, rows: [[.input("x"), Key(code: .delete, label: "⌫")]]),
-        ]))
-    }
-}
-
-let sizes: [(name: String, bytes: Int)] = [("4 KiB", 4 << 10), ("4 MiB", 4 << 20)]
-
-let benchmarks: @Sendable () -> Void = {
-    Benchmark.defaultConfiguration = .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
-
-    for (name, bytes) in sizes {
+func textFieldBenchmarks() {
+    let configuration = Benchmark.Configuration(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(2))
+    for (name, bytes) in [("4 KiB", 4 << 10), ("4 MiB", 4 << 20)] {
         // The field alone: insert in the middle and cut the windows a snapshot needs, then delete
         // (so the document keeps its size).
-        Benchmark("TextField edit in the middle, wayland windows, \(name)") { (benchmark: Benchmark, field: TextField) in
+        Benchmark("TextField edit in the middle, wayland windows, \(name)", configuration: configuration) { (benchmark: Benchmark, field: TextField) in
             var field = field
             for _ in benchmark.scaledIterations {
                 field.insertText("x")
@@ -47,7 +25,7 @@ let benchmarks: @Sendable () -> Void = {
             return TextField(text: text, cursor: text.count / 2)
         }
 
-        Benchmark("TextField move the cursor and edit, sentence windows, \(name)") { (benchmark: Benchmark, field: TextField) in
+        Benchmark("TextField move the cursor and edit, sentence windows, \(name)", configuration: configuration) { (benchmark: Benchmark, field: TextField) in
             var field = field
             let middle = field.count / 2
             for iteration in benchmark.scaledIterations {
@@ -63,7 +41,7 @@ let benchmarks: @Sendable () -> Void = {
 
         // A whole keystroke as an extension sees it: tap, posted edit, applied, snapshot pushed
         // through the C ABI with will/did notifications.
-        Benchmark("Session keystroke round trip in the middle, wayland, \(name)") { benchmark in
+        Benchmark("Session keystroke round trip in the middle, wayland, \(name)", configuration: configuration) { benchmark in
             let text = sampleDocument(bytes: bytes)
             // The harness runs the closure on one task, which waits here while the main actor works.
             nonisolated(unsafe) let benchmark = benchmark
