@@ -123,15 +123,20 @@ public final class KeyboardTestHost {
         try tap(at: try position(named: "{\(code)}") { $0.code == code })
     }
 
-    /// Types `keys` as a person would: a tap per character (named keys in braces, as `kbhost run
-    /// --type`), running the host until idle after each tap.
+    /// Types `keys` as a person would: the taps ``KeyPlanner`` plans for each character (shift for a
+    /// capital, a mode key for a digit on another page; named keys in braces, as `kbhost run --type`),
+    /// running the host until idle after each tap.
     public func type(_ keys: String) throws {
         for (stroke, place) in try KeyStroke.parse(keys) {
-            guard let position = session.configuration?.layout.position(of: stroke, onSubKeyboard: 0) else {
+            guard let layout = session.configuration?.layout,
+                  let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState)
+            else {
                 throw KeyStrokeError.noKey(stroke, place: place, keyboard: session.loadedExtension.name)
             }
-            try tap(at: position)
-            runUntilIdle()
+            for position in taps {
+                try tap(at: position)
+                runUntilIdle()
+            }
         }
     }
 

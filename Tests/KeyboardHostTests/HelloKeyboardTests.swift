@@ -14,9 +14,11 @@ struct HelloKeyboardTests {
         )
         try session.show()
         for (stroke, _) in try KeyStroke.parse(keys) {
-            let position = try #require(session.configuration?.layout.position(of: stroke, onSubKeyboard: 0))
-            try session.tap(position)
-            await session.settle()
+            let layout = try #require(session.configuration?.layout)
+            for position in try #require(KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState)) {
+                try session.tap(position)
+                await session.settle()
+            }
         }
         session.hide()
         #expect(session.reportedErrors.isEmpty)
@@ -56,6 +58,12 @@ struct HelloKeyboardTests {
         #expect(field.cursor == 0)
     }
 
+    @Test func capitalsTakeShiftAndDigitsTheNumbersPage() async throws {
+        let field = try await type("Hi 42 OK")
+        #expect(field.text == "Hi 42 OK")
+        #expect(field.cursor == 8)
+    }
+
     @Test func returnAndSpaceKeysTypeTheirText() async throws {
         let field = try await type("a b{return}c")
         #expect(field.text == "a b\nc")
@@ -67,7 +75,7 @@ struct HelloKeyboardTests {
         let session = KeyboardSession(extension: loaded)
         try session.show()
         defer { session.hide() }
-        #expect(session.configuration?.layout.position(of: .character("H"), onSubKeyboard: 0) == nil)
+        #expect(KeyPlanner.taps(for: .character("~"), layout: session.configuration!.layout, state: session.keyboardState) == nil)
         #expect(throws: SessionError.noSuchKey(extension: "Hello Keyboard", position: .init(subKeyboard: 0, row: 9, column: 0))) {
             try session.tap(.init(subKeyboard: 0, row: 9, column: 0))
         }

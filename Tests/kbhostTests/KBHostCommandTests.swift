@@ -166,9 +166,9 @@ struct KBHostCommandTests {
     }
 
     @Test func aCharacterTheKeyboardCannotTypeIsABadArgument() throws {
-        let result = try kbhost("run", try hello, "--type", "hi!")
+        let result = try kbhost("run", try hello, "--type", "hi~")
         #expect(result.status == 64)
-        #expect(result.standardError == "kbhost: error: --type: Hello Keyboard has no key that types \"!\" (character 3)\n")
+        #expect(result.standardError == "kbhost: error: --type: Hello Keyboard has no key that types \"~\" (character 3)\n")
     }
 
     @Test func anUnknownKeyNameIsABadArgument() throws {

@@ -1,17 +1,27 @@
 import KeyboardExtension
 
-/// The smallest useful keyboard: lower-case QWERTY letters, delete, space and return, typing into the
-/// field through the proxy. Everything it does on a tap comes from `KeyboardViewController`'s defaults.
+/// A small everyday keyboard: QWERTY letters with shift, a numbers page, delete, space and return,
+/// typing into the field through the proxy. Everything it does on a tap comes from
+/// `KeyboardViewController`'s defaults (shift, mode keys, insert, delete).
 final class HelloKeyboard: KeyboardViewController {
     override func createConfiguration() -> KeyboardConfiguration {
-        func letters(_ row: String) -> [Key] { row.map { Key.input(String($0)) } }
-        let rows: [[Key]] = [
-            letters("qwertyuiop"),
-            letters("asdfghjkl"),
-            letters("zxcvbnm") + [Key(code: .delete, label: "⌫", width: 1.5)],
-            [Key(code: .space, label: "space", width: 5), Key(code: .return, label: "return", width: 2)],
-        ]
-        return KeyboardConfiguration(layout: KeyboardLayout(subKeyboards: [SubKeyboard(mode: .letters, rows: rows)]))
+        func keys(_ row: String) -> [Key] { row.map { Key.input(String($0)) } }
+        let space = Key(code: .space, label: "space", width: 5)
+        let enter = Key(code: .return, label: "return", width: 2)
+        let delete = Key(code: .delete, label: "⌫", width: 1.5)
+        let letters = SubKeyboard(mode: .letters, rows: [
+            keys("qwertyuiop"),
+            keys("asdfghjkl"),
+            [Key(code: .shift, label: "⇧", width: 1.5)] + keys("zxcvbnm") + [delete],
+            [Key(code: .modeChange(.numbers), label: "123", width: 1.5), space, enter],
+        ])
+        let numbers = SubKeyboard(mode: .numbers, rows: [
+            keys("1234567890"),
+            keys("-/:;()$&@\""),
+            keys(".,?!'") + [delete],
+            [Key(code: .modeChange(.letters), label: "ABC", width: 1.5), space, enter],
+        ])
+        return KeyboardConfiguration(layout: KeyboardLayout(subKeyboards: [letters, numbers]))
     }
 }
 

@@ -87,16 +87,32 @@ open class KeyboardViewController {
 
     // MARK: Keys
 
+    /// The sub-keyboard shown now and the shift state. Setting it tells the host, which draws it.
+    public var keyboardState = KeyboardState() {
+        didSet {
+            guard keyboardState != oldValue else { return }
+            textDocumentProxy.host.setKeyboardState(keyboardState)
+        }
+    }
+
     /// The user tapped `key`. The default does what the key's code says: input keys, space and return
-    /// insert their text, delete deletes backward, the globe key advances to the next keyboard, and
-    /// done/collapse dismiss the keyboard. Override to do more; call `super` for the defaults.
+    /// insert their text (upper case while shift is on: a one-shot shift then goes off), delete deletes
+    /// backward, shift toggles shift (a second tap while on locks it), a mode key shows its
+    /// sub-keyboard, the globe key advances to the next keyboard, and done/collapse dismiss the
+    /// keyboard. Override to do more; call `super` for the defaults.
     open func keyTapped(_ key: Key) {
-        if let text = key.typedText {
+        if let text = key.typedText(shift: keyboardState.shift) {
             textDocumentProxy.insertText(text)
+            if key.code == .input, keyboardState.shift == .on { keyboardState.shift = .off }
             return
         }
         switch key.code {
         case .delete: textDocumentProxy.deleteBackward()
+        case .shift: keyboardState.shift = keyboardState.shift == .off ? .on : keyboardState.shift == .on ? .capsLock : .off
+        case .modeChange(let mode):
+            if let index = configuration?.layout.subKeyboard(for: mode) {
+                keyboardState = KeyboardState(subKeyboard: index, shift: .off)
+            }
         case .nextKeyboard: advanceToNextInputMode()
         case .done, .collapse: dismissKeyboard()
         default: break

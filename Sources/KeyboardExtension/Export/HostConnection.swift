@@ -1,4 +1,5 @@
 import KeyboardExtensionABI
+import KeyboardModel
 
 /// The host API (`kbx_host_api`) an instance was given, so the rest of the SDK speaks Swift.
 ///
@@ -67,6 +68,11 @@ struct HostConnection {
         guard let api, let finished = api.command_finished else { return unhosted() }
         let status = kbx_status(succeeded ? KBX_STATUS_OK : KBX_STATUS_FAILED)
         withBorrowedUTF8(json) { finished(api.host, request, status, $0, $1) }
+    }
+
+    func setKeyboardState(_ state: KeyboardState) {
+        guard let api, let set = api.set_keyboard_state else { return unhosted() }
+        set(api.host, UInt32(clamping: state.subKeyboard), state.shift.rawValue)
     }
 
     func reportError(_ message: String) {

@@ -182,6 +182,15 @@ typedef struct kbx_key_event {
     uint32_t column;
 } kbx_key_event;
 
+/** The shift key's state. */
+typedef uint32_t kbx_shift_state;
+enum {
+    KBX_SHIFT_OFF = 0,
+    /** The next letter is upper case, then shift goes off. */
+    KBX_SHIFT_ON = 1,
+    KBX_SHIFT_CAPS_LOCK = 2,
+};
+
 /** Commands the host's user can ask of an extension (kbx_extension_descriptor.host_command). */
 typedef uint32_t kbx_host_command;
 enum {
@@ -249,6 +258,12 @@ typedef struct kbx_host_api {
      */
     void (*command_finished)(kbx_host *host, uint64_t request, kbx_status status, const char *json,
                              size_t length);
+    /**
+     * Tells the host which sub-keyboard of the layout the keyboard shows now (an index into the
+     * configuration's subKeyboards) and its shift state, so the host draws it and taps its keys.
+     * Takes effect at once (it is not an edit of the field).
+     */
+    void (*set_keyboard_state)(kbx_host *host, uint32_t sub_keyboard, kbx_shift_state shift);
 } kbx_host_api;
 
 /* ---------------------------------------------------------------------------------------------- */

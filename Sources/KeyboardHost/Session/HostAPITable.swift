@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardExtensionABI
+import KeyboardModel
 
 /// The host API (`kbx_host_api`) handed to every extension instance, and the way its C calls find
 /// their session.
@@ -76,6 +77,10 @@ enum HostAPITable {
             command_finished: { host, request, status, bytes, length in
                 let json = borrowedString(bytes, length)
                 HostAPITable.deliver(host) { $0.commandFinished(request, status: status, json: json) }
+            },
+            set_keyboard_state: { host, subKeyboard, shift in
+                let state = KeyboardState(subKeyboard: Int(subKeyboard), shift: ShiftState(rawValue: shift) ?? .off)
+                HostAPITable.deliver(host) { $0.keyboardStateChanged(state) }
             }
         )
     }

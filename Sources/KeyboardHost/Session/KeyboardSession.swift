@@ -33,6 +33,10 @@ public final class KeyboardSession {
     public var onRequest: ((HostRequest) -> Void)?
     /// Called with every event between host and extension, in order (see ``SessionEvent``).
     public var onEvent: ((SessionEvent) -> Void)?
+    /// Called after every change of the field, by the extension or the user (the REPL redraws).
+    public var onFieldChange: (() -> Void)?
+    /// The sub-keyboard the extension shows and its shift state.
+    public private(set) var keyboardState = KeyboardState()
 
     let scheduler: any HostScheduler
     var instance: Instance?
@@ -98,6 +102,7 @@ public final class KeyboardSession {
         }
         let candidate = Instance(handle: handle, key: key, api: api)
         operationsApplied = 0
+        keyboardState = KeyboardState()
 
         do {
             configuration = try configure(handle, latestError: { latestError })
@@ -186,6 +191,16 @@ public final class KeyboardSession {
         onRequest?(request)
     }
 
+    func keyboardStateChanged(_ state: KeyboardState) {
+        let count = configuration?.layout.subKeyboards.count ?? 0
+        guard state.subKeyboard < count else {
+            extensionReported("asked to show sub-keyboard \(state.subKeyboard), but its layout has \(count)")
+            return
+        }
+        keyboardState = state
+        onEvent?(.keyboardState(state))
+    }
+
     func extensionReported(_ message: String) {
         reportedErrors.append(message)
         onEvent?(.error(message))
@@ -208,6 +223,7 @@ public final class KeyboardSession {
         let old = FieldChange.State(textField)
         body(&textField)
         let change = FieldChange(from: old, to: FieldChange.State(textField))
+        if change != .none { onFieldChange?() }
         guard instance != nil, change != .none || acknowledge else { return }
         change.before.forEach(notify)
         pushSnapshot()

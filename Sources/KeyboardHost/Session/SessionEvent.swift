@@ -22,6 +22,8 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
     case request(HostRequest)
     /// The extension reported an error.
     case error(String)
+    /// The extension shows another sub-keyboard or shift state.
+    case keyboardState(KeyboardState)
 
     public var description: String {
         switch self {
@@ -43,6 +45,7 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
         case .commandFinished(let command, let succeeded): "command \(command) \(succeeded ? "finished" : "failed")"
         case .request(let request): "request \(request)"
         case .error(let message): "error \(message)"
+        case .keyboardState(let state): "keyboard sub-keyboard \(state.subKeyboard), shift \(state.shift)"
         }
     }
 }

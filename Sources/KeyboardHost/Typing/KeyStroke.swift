@@ -65,21 +65,3 @@ public enum KeyStrokeError: Error, Equatable, Sendable, CustomStringConvertible 
         }
     }
 }
-
-extension KeyboardLayout {
-    /// Where the key for `stroke` is on sub-keyboard `subKeyboard`: the first key, row by row, whose
-    /// typed text is the character, or whose code is the named key.
-    public func position(of stroke: KeyStroke, onSubKeyboard subKeyboard: Int) -> KeyPosition? {
-        guard subKeyboards.indices.contains(subKeyboard) else { return nil }
-        for (row, keys) in subKeyboards[subKeyboard].rows.enumerated() {
-            for (column, key) in keys.enumerated() {
-                let matches = switch stroke {
-                case .character(let character): key.typedText == String(character)
-                case .key(let code): key.code == code
-                }
-                if matches { return KeyPosition(subKeyboard: subKeyboard, row: row, column: column) }
-            }
-        }
-        return nil
-    }
-}

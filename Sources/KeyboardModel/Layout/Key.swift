@@ -32,6 +32,13 @@ public struct Key: Codable, Hashable, Sendable {
         }
     }
 
+    /// What the key types with shift in `shift` state: an input key's text upper-cased when shift is
+    /// on or locked.
+    public func typedText(shift: ShiftState) -> String? {
+        guard code == .input, shift != .off, let text = typedText else { return typedText }
+        return text.uppercased()
+    }
+
     private enum CodingKeys: String, CodingKey { case code, label, output, width }
 
     public init(from decoder: any Decoder) throws {

@@ -9,6 +9,11 @@ public struct KeyboardLayout: Codable, Hashable, Sendable {
         self.subKeyboards = subKeyboards
     }
 
+    /// The first sub-keyboard of `mode`, if any.
+    public func subKeyboard(for mode: KeyboardMode) -> Int? {
+        subKeyboards.firstIndex { $0.mode == mode }
+    }
+
     /// The key at a position, or `nil` when the layout has none there.
     public func key(at position: KeyPosition) -> Key? {
         guard subKeyboards.indices.contains(position.subKeyboard) else { return nil }
@@ -23,10 +28,24 @@ public struct KeyboardLayout: Codable, Hashable, Sendable {
 public struct SubKeyboard: Codable, Hashable, Sendable {
     public var mode: KeyboardMode
     public var rows: [[Key]]
+    /// Whether a physical keyboard uses this page by position rather than by label: typing "1" taps
+    /// whatever key sits where "1" sits on a standard pad. Secure PIN pads shuffle their labels and
+    /// ask for this, so that the user's finger, not the label, chooses.
+    public var tapByPosition: Bool
 
-    public init(mode: KeyboardMode, rows: [[Key]]) {
+    public init(mode: KeyboardMode, rows: [[Key]], tapByPosition: Bool = false) {
         self.mode = mode
         self.rows = rows
+        self.tapByPosition = tapByPosition
+    }
+
+    private enum CodingKeys: String, CodingKey { case mode, rows, tapByPosition }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        mode = try container.decode(KeyboardMode.self, forKey: .mode)
+        rows = try container.decode([[Key]].self, forKey: .rows)
+        tapByPosition = try container.decodeIfPresent(Bool.self, forKey: .tapByPosition) ?? false
     }
 }
 

@@ -176,22 +176,24 @@ struct BatchRun {
         defer { session.hide() }
 
         for (stroke, place) in strokes {
-            // Look the key up on the layout as it is now: a key may change the layout for the next.
+            // Planned on the keyboard as it is now: a key may change it for the next (shift, modes).
             guard let layout = session.configuration?.layout,
-                  let position = layout.position(of: stroke, onSubKeyboard: 0)
+                  let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState)
             else {
                 throw fail(
                     "--type: " + KeyStrokeError.noKey(stroke, place: place, keyboard: loaded.name).description,
                     ExitStatus.badArguments
                 )
             }
-            do {
-                try session.tap(position)
-            } catch {
-                throw fail(error.description, ExitStatus.failure)
+            for position in taps {
+                do {
+                    try session.tap(position)
+                } catch {
+                    throw fail(error.description, ExitStatus.failure)
+                }
+                // A person taps after seeing the result of the previous tap.
+                await session.settle()
             }
-            // A person taps after seeing the result of the previous tap.
-            await session.settle()
         }
         var outputs: [ActionOutput] = []
         for action in actions {
