@@ -49,11 +49,13 @@ let package = Package(
         .executableTarget(
             name: "kbhost",
             dependencies: [
-                "KeyboardHost",
+                "KeyboardHost", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
+        // GNU readline (GPL-3.0-or-later; only kbhost links it) and a shim for its C globals.
+        .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),
         .target(name: "HelloKeyboard", dependencies: ["KeyboardExtension"], path: "samples/HelloKeyboard"),
 
         // Helpers our own tests share: where the built products are, the C fixture, running commands.

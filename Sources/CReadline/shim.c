@@ -1,4 +1,5 @@
 #include "CReadline.h"
+#include <stdlib.h>
 #include <string.h>
 
 const char *kbx_rl_line(void) { return rl_line_buffer ? rl_line_buffer : ""; }
@@ -23,6 +24,10 @@ void kbx_rl_configure(void) {
     rl_catch_sigwinch = 0;
     rl_readline_name = "kbhost";
     rl_inhibit_completion = 1;
+    /* UTF-8 bytes arrive as themselves, not as meta-prefixed keys, whatever the locale. */
+    rl_variable_bind("convert-meta", "off");
+    rl_variable_bind("input-meta", "on");
+    rl_variable_bind("output-meta", "on");
 }
 
 int kbx_rl_key(void) { return rl_executing_key; }
@@ -33,4 +38,32 @@ int kbx_rl_bind_key(int key, rl_command_func_t *function) {
 
 int kbx_rl_bind_keyseq(const char *sequence, rl_command_func_t *function) {
     return rl_bind_keyseq_in_map(sequence, function, emacs_standard_keymap);
+}
+
+#include <signal.h>
+#include <termios.h>
+#include <unistd.h>
+
+static struct termios saved_terminal;
+static int terminal_saved = 0;
+
+void kbx_restore_terminal(void) {
+    if (terminal_saved) tcsetattr(STDIN_FILENO, TCSANOW, &saved_terminal);
+}
+
+static void crashed(int signal_number) {
+    /* Only async-signal-safe calls here. */
+    kbx_restore_terminal();
+    static const char message[] = "\r\n\033[J\033[0mkbhost: crashed (an extension failed); the terminal was restored\r\n";
+    ssize_t ignored = write(STDERR_FILENO, message, sizeof message - 1);
+    (void)ignored;
+    signal(signal_number, SIG_DFL);
+    raise(signal_number);
+}
+
+void kbx_guard_terminal(void) {
+    if (tcgetattr(STDIN_FILENO, &saved_terminal) == 0) terminal_saved = 1;
+    int signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT};
+    for (unsigned i = 0; i < sizeof signals / sizeof signals[0]; i++) signal(signals[i], crashed);
+    atexit(kbx_restore_terminal);
 }

@@ -13,6 +13,7 @@ struct KBHost: AsyncParsableCommand {
             \(ExitStatus.help)
             """,
         version: "0.1.0",
-        subcommands: [InspectCommand.self, RunCommand.self]
+        subcommands: [ReplCommand.self, InspectCommand.self, RunCommand.self],
+        defaultSubcommand: ReplCommand.self
     )
 }

@@ -39,6 +39,9 @@ public enum CFixture {
 }
 
 /// Runs a program to completion and collects what it printed.
+///
+/// With posix_spawn and waitpid rather than Foundation's Process: in the test process, Process did not
+/// reap a child that leaves a daemon behind (tmux's client), and waited forever.
 public enum Command {
     public struct Result: Sendable {
         public let status: Int32
@@ -47,32 +50,40 @@ public enum Command {
     }
 
     /// Output goes to temporary files rather than pipes, so a chatty child can never block on a full
-    /// pipe while the test waits for it.
-    public static func run(
-        _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String]? = nil
-    ) throws -> Result {
+    /// pipe while the test waits for it. `executable` is a path, or a name looked up in PATH.
+    public static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
-        let outputURL = folder.appendingPathComponent("stdout"), errorURL = folder.appendingPathComponent("stderr")
-        let inputURL = folder.appendingPathComponent("stdin")
-        try Data((input ?? "").utf8).write(to: inputURL)
-        _ = FileManager.default.createFile(atPath: outputURL.path, contents: nil)
-        _ = FileManager.default.createFile(atPath: errorURL.path, contents: nil)
+        let paths = ["stdin", "stdout", "stderr"].map { folder.appendingPathComponent($0).path }
+        try Data((input ?? "").utf8).write(to: URL(fileURLWithPath: paths[0]))
 
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = try FileHandle(forWritingTo: outputURL)
-        process.standardError = try FileHandle(forWritingTo: errorURL)
-        try process.run()
-        process.waitUntilExit()
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_addopen(&actions, 0, paths[0], O_RDONLY, 0)
+        posix_spawn_file_actions_addopen(&actions, 1, paths[1], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        posix_spawn_file_actions_addopen(&actions, 2, paths[2], O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+
+        let argv = ([executable] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid = pid_t()
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+        guard spawned == 0 else { throw SpawnError(executable: executable, code: spawned) }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        // Exited normally: its code; killed by a signal: 128 + the signal, as shells report it.
+        let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Result(
-            status: process.terminationStatus,
-            standardOutput: try String(contentsOf: outputURL, encoding: .utf8),
-            standardError: try String(contentsOf: errorURL, encoding: .utf8)
+            status: exitStatus,
+            standardOutput: (try? String(contentsOfFile: paths[1], encoding: .utf8)) ?? "",
+            standardError: (try? String(contentsOfFile: paths[2], encoding: .utf8)) ?? ""
         )
+    }
+
+    public struct SpawnError: Error, CustomStringConvertible {
+        public let executable: String
+        public let code: Int32
+        public var description: String { "cannot run \(executable): \(String(cString: strerror(code)))" }
     }
 }

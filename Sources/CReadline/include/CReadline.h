@@ -31,4 +31,12 @@ int kbx_rl_key(void);
 int kbx_rl_bind_key(int key, rl_command_func_t *function);
 int kbx_rl_bind_keyseq(const char *sequence, rl_command_func_t *function);
 
+
+/// Saves the terminal's settings now, and on a crash (SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT) puts
+/// them back and clears the REPL's rows before the process dies: a failing extension never leaves a
+/// broken terminal.
+void kbx_guard_terminal(void);
+/// Puts the saved settings back (every normal exit path calls it too).
+void kbx_restore_terminal(void);
+
 #endif

@@ -29,10 +29,17 @@ extension KeyboardSession {
     private func drain() {
         let operations = pending
         pending.removeAll()
+        var submitted: [String] = []
         changeField(acknowledge: !operations.isEmpty) { field in
             for operation in operations {
                 if let snapshot = operation.guardSnapshot, snapshot != snapshotSequence {
                     onEvent?(.skipped(operation))
+                } else if submitsOnLineBreak, case .insertText(let text) = operation,
+                          let lineBreak = text.firstIndex(where: \.isNewline) {
+                    field.insertText(String(text[..<lineBreak]))
+                    submitted.append(field.text)
+                    field.replaceDocument(with: "")
+                    onEvent?(.applied(operation))
                 } else {
                     operation.apply(to: &field)
                     onEvent?(.applied(operation))
@@ -40,6 +47,7 @@ extension KeyboardSession {
                 operationsApplied += 1
             }
         }
+        submitted.forEach { onSubmit?($0) }
         drainScheduled = false
         if !pending.isEmpty {
             // Edits the extension posted while being notified wait for a later turn of their own.

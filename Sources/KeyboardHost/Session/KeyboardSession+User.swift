@@ -30,7 +30,25 @@ extension KeyboardSession {
     public func userSubmit() -> String {
         let submitted = textField.text
         changeField { $0.replaceDocument(with: "") }
+        onSubmit?(submitted)
         return submitted
+    }
+
+    /// The user deletes the Character after the caret (forward delete), or the selection.
+    public func userDeleteForward() {
+        changeField { field in
+            if field.selection.isEmpty { field.select(field.cursor..<field.cursor + 1) }
+            field.deleteBackward()
+        }
+    }
+
+    /// The user replaces Characters in `range` with `text`, the caret ending at `caret` (clamped).
+    public func userReplace(_ range: Range<Int>, with text: String, caret: Int) {
+        changeField { field in
+            field.select(range)
+            field.insertText(text)
+            field.moveCursor(to: caret)
+        }
     }
 
     /// The host replaces the document (another file, another field), with a new identifier.

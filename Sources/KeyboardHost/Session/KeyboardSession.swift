@@ -35,6 +35,11 @@ public final class KeyboardSession {
     public var onEvent: ((SessionEvent) -> Void)?
     /// Called after every change of the field, by the extension or the user (the REPL redraws).
     public var onFieldChange: (() -> Void)?
+    /// A single-line field, as `UITextField`: a line break the keyboard inserts (its return key)
+    /// submits the field instead of entering the text. Text after the line break is dropped.
+    public var submitsOnLineBreak = false
+    /// Called with the text of each submission, after the field has started its new document.
+    public var onSubmit: ((String) -> Void)?
     /// The sub-keyboard the extension shows and its shift state.
     public private(set) var keyboardState = KeyboardState()
 

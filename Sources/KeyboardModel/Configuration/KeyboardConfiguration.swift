@@ -8,10 +8,23 @@ public struct KeyboardConfiguration: Codable, Hashable, Sendable {
     public var license: LicenseConfiguration?
     /// The keys the host draws and the user taps.
     public var layout: KeyboardLayout
+    /// Whether the keyboard wants a secure field (a PIN pad): the host masks the text and keeps it out
+    /// of history.
+    public var requestsSecureEntry: Bool
 
-    public init(license: LicenseConfiguration? = nil, layout: KeyboardLayout) {
+    public init(license: LicenseConfiguration? = nil, layout: KeyboardLayout, requestsSecureEntry: Bool = false) {
         self.license = license
         self.layout = layout
+        self.requestsSecureEntry = requestsSecureEntry
+    }
+
+    private enum CodingKeys: String, CodingKey { case license, layout, requestsSecureEntry }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        license = try container.decodeIfPresent(LicenseConfiguration.self, forKey: .license)
+        layout = try container.decode(KeyboardLayout.self, forKey: .layout)
+        requestsSecureEntry = try container.decodeIfPresent(Bool.self, forKey: .requestsSecureEntry) ?? false
     }
 }
 

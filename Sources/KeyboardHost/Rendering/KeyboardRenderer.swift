@@ -1,0 +1,62 @@
+import KeyboardModel
+
+/// Draws a keyboard as lines of terminal text: each row of keys across `width` columns, each key as
+/// wide as its weight says, the shift state on the labels, and the last key tapped highlighted.
+///
+/// With `colors`, keys are drawn on a background (ANSI SGR); without, in brackets, so the layout reads
+/// the same in plain text (a pipe, a `TERM=dumb` terminal, `NO_COLOR`).
+public struct KeyboardRenderer: Sendable {
+    public var width: Int
+    public var colors: Bool
+
+    public init(width: Int, colors: Bool) {
+        self.width = width
+        self.colors = colors
+    }
+
+    /// The lines for sub-keyboard `state.subKeyboard` of `layout`.
+    public func lines(layout: KeyboardLayout, state: KeyboardState, highlighted: KeyPosition?) -> [String] {
+        guard layout.subKeyboards.indices.contains(state.subKeyboard) else { return [] }
+        let keyboard = layout.subKeyboards[state.subKeyboard]
+        return keyboard.rows.enumerated().map { row, keys in
+            line(keys, row: row, subKeyboard: state.subKeyboard, shift: state.shift, highlighted: highlighted)
+        }
+    }
+
+    private func line(_ keys: [Key], row: Int, subKeyboard: Int, shift: ShiftState, highlighted: KeyPosition?) -> String {
+        let available = max(width - 1, keys.count * 3)
+        let total = keys.reduce(0) { $0 + max($1.width, 0.1) }
+        var line = ""
+        var used = 0.0
+        var drawn = 0
+        for (column, key) in keys.enumerated() {
+            // Cumulative rounding: the cells always add up to the row's width.
+            used += max(key.width, 0.1) / total * Double(available)
+            let cell = max(Int(used.rounded()) - drawn, 3)
+            drawn += cell
+            let position = KeyPosition(subKeyboard: subKeyboard, row: row, column: column)
+            line += self.cell(label(key, shift: shift), width: cell, code: key.code, lit: position == highlighted)
+        }
+        return line
+    }
+
+    /// The text on a key: an input key's label in upper case under shift; the shift key shows its state.
+    func label(_ key: Key, shift: ShiftState) -> String {
+        switch key.code {
+        case .input where shift != .off: key.label.uppercased()
+        case .shift where shift == .on: key.label + "•"
+        case .shift where shift == .capsLock: key.label + "⇪"
+        default: key.label
+        }
+    }
+
+    private func cell(_ label: String, width: Int, code: KeyCode, lit: Bool) -> String {
+        let inner = colors ? width - 1 : width - 2
+        let text = DisplayWidth.prefix(of: label, fitting: max(inner, 1))
+        let padding = max(inner - DisplayWidth.columns(of: text), 0)
+        let centred = String(repeating: " ", count: padding / 2) + text + String(repeating: " ", count: padding - padding / 2)
+        guard colors else { return lit ? "<\(centred)>" : "[\(centred)]" }
+        let background = lit ? "\u{1B}[7m" : code == .input ? "\u{1B}[48;5;238m" : "\u{1B}[48;5;236m"
+        return background + centred + "\u{1B}[0m "
+    }
+}

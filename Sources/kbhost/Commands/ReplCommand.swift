@@ -1,0 +1,100 @@
+import ArgumentParser
+import Foundation
+import KeyboardHost
+
+struct ReplCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "repl",
+        abstract: "Type in the terminal through keyboard extensions (the default command).",
+        discussion: """
+            The line is a text field; the active keyboard is drawn under it. Typed keys tap the keyboard's \
+            keys (by position on a pad that asks for it, else by label, with shift and mode keys as \
+            needed); Backspace taps its delete key; Enter its return key, which submits the line. \
+            readline's motion and editing keys (arrows, Home/End, C-a, C-e, C-k, C-w, …) act on the field \
+            as the user. C-x starts a command: n next keyboard, r read the whole document, d delete it, \
+            b/e move to its beginning/end, p next context policy, i proxy inspector, k show or hide the \
+            keyboard, h help. C-c clears the line; C-d on an empty line exits.
+
+            When standard input is not a terminal, each line is typed through the keyboard and submitted, \
+            and each submission is printed on standard output.
+
+            \(ExitStatus.help)
+            """
+    )
+
+    @Argument(help: "Extensions to load (lib<Name>.so); C-x n cycles through them.")
+    var paths: [String]
+
+    @Option(help: ArgumentHelp("How much the proxy sees: \(ContextPolicy.forms).", valueName: "policy"))
+    var policy: ContextPolicy = .sentence
+
+    @Option(help: ArgumentHelp("Milliseconds before the host applies what the extension posts.", valueName: "ms"))
+    var latency: Int = 0
+
+    @Option(help: "Start with this text in the field.")
+    var text: String = ""
+
+    @Flag(help: "A secure field: ⬤ per character, no history, nothing left in readline's memory.")
+    var secure = false
+
+    @Flag(help: "Do not draw the keyboard (C-x k shows it).")
+    var hideKeyboard = false
+
+    @Flag(help: "No colours (also when NO_COLOR is set or TERM is dumb).")
+    var noColor = false
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one extension to load") }
+        if latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
+    }
+
+    func run() async throws {
+        try await MainActor.run { try start() }
+        // The main queue runs the REPL from here; it exits the process itself.
+        while true { try await Task.sleep(for: .seconds(3600)) }
+    }
+
+    @MainActor
+    private func start() throws {
+        var loaded: [LoadedExtension] = []
+        for path in paths {
+            do {
+                loaded.append(try ExtensionLoader.load(path: path))
+            } catch {
+                // The others still load: one bad extension does not stop the host.
+                printError("kbhost: error: \(error.description)")
+            }
+        }
+        guard !loaded.isEmpty else { throw ExitStatus.loadFailure }
+
+        let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
+        if !interactive {
+            let session = KeyboardSession(extension: loaded[0], textField: TextField(text: text), policy: policy)
+            session.latency = .milliseconds(latency)
+            do {
+                try session.show()
+            } catch {
+                throw fail(error.description, ExitStatus.loadFailure)
+            }
+            let secure = self.secure || session.configuration?.requestsSecureEntry == true
+            Task { @MainActor in
+                Foundation.exit(await PipedRepl(session: session, secure: secure).run())
+            }
+            return
+        }
+
+        let environment = ProcessInfo.processInfo.environment
+        let colors = !noColor && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
+        let repl = Repl(
+            extensions: loaded,
+            options: .init(policy: policy, latency: .milliseconds(latency), secure: secure, showKeyboard: !hideKeyboard, colors: colors),
+            document: text
+        )
+        do {
+            try repl.start()
+        } catch {
+            throw fail(error.description, ExitStatus.loadFailure)
+        }
+        ReadlineDriver(repl: repl).start()
+    }
+}

@@ -1,0 +1,223 @@
+import CReadline
+import Dispatch
+import Foundation
+import KeyboardHost
+
+/// Runs the REPL on GNU readline in callback mode, on the main queue (DESIGN.md, "Event loop"):
+/// stdin is a dispatch source whose handler feeds readline one character at a time, so extension
+/// callbacks and full-document walks interleave with typing.
+///
+/// readline's line always mirrors the field (``Repl/lineText``). Keys the REPL binds (printable
+/// characters, Backspace, Enter, C-d, C-t, C-x …) act through the keyboard or on the field; every other
+/// readline command edits readline's line or moves its cursor, and ``reconcile()`` then applies that to
+/// the field as the user's action, converting readline's byte offsets to Characters and never leaving
+/// the cursor inside a cluster.
+@MainActor
+final class ReadlineDriver {
+    /// The driver readline's C callbacks reach (they cannot capture).
+    static var current: ReadlineDriver?
+
+    let repl: Repl
+    private var sources: [any DispatchSourceProtocol] = []
+    /// readline's cursor (bytes) after the last reconciliation: tells which way a move went.
+    private var lastPoint: Int32 = 0
+    /// Bytes of a UTF-8 sequence typed so far.
+    private var pendingUTF8: [UInt8] = []
+
+    init(repl: Repl) {
+        self.repl = repl
+    }
+
+    /// Takes over the terminal and returns; the main queue runs the REPL from here.
+    func start() {
+        Self.current = self
+        setlocale(LC_ALL, "")
+        kbx_guard_terminal()
+        kbx_rl_configure()
+        bindKeys()
+        kbx_rl_set_redisplay { MainActor.assumeIsolated { ReadlineDriver.current?.repl.redraw() } }
+        repl.cursorForDrawing = { [unowned self] in characterPoint(roundingUp: false) }
+        repl.onFieldChanged = { [unowned self] in
+            followField()
+            repl.redraw()
+        }
+        repl.onSubmitted = { text in add_history(text) }
+        rl_callback_handler_install("", { line in
+            // readline hands over a line only at end of input (the REPL binds Enter itself).
+            if line == nil { MainActor.assumeIsolated { ReadlineDriver.current?.exit(0) } }
+        })
+        followField()
+        repl.redraw()
+
+        let input = DispatchSource.makeReadSource(fileDescriptor: STDIN_FILENO, queue: .main)
+        input.setEventHandler { MainActor.assumeIsolated { ReadlineDriver.current?.readCharacter() } }
+        input.resume()
+        sources.append(input)
+        onSignal(SIGINT) { $0.clearLine() }
+        onSignal(SIGTERM) { $0.exit(143) }
+        onSignal(SIGHUP) { $0.exit(129) }
+        onSignal(SIGWINCH) { driver in
+            rl_resize_terminal()
+            driver.repl.redraw()
+        }
+    }
+
+    private func onSignal(_ signalNumber: Int32, _ handler: @escaping @MainActor (ReadlineDriver) -> Void) {
+        signal(signalNumber, SIG_IGN)
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+        source.setEventHandler { MainActor.assumeIsolated { ReadlineDriver.current.map(handler) } }
+        source.resume()
+        sources.append(source)
+    }
+
+    private func readCharacter() {
+        rl_callback_read_char()
+        reconcile()
+    }
+
+    /// Leaves readline and the terminal as they were, and exits.
+    func exit(_ status: Int32) -> Never {
+        sources.forEach { $0.cancel() }
+        if repl.isSecure { kbx_rl_wipe() }
+        rl_callback_handler_remove()
+        repl.screen.finish(prompt: repl.prompt, text: repl.lineText)
+        kbx_restore_terminal()
+        Foundation.exit(status)
+    }
+
+    /// Ctrl-C: the line is abandoned and a new, empty document begins.
+    private func clearLine() {
+        repl.session.replaceDocument(with: "")
+        repl.message = "line cleared"
+        repl.redraw()
+    }
+
+    // MARK: readline's line and the field
+
+    /// The field changed (the keyboard's edits, a new document): readline's line follows.
+    private func followField() {
+        let text = repl.lineText
+        let point = Int32(String(text.prefix(repl.field.cursor)).utf8.count)
+        if String(cString: kbx_rl_line()) != text || kbx_rl_point() != point {
+            text.withCString { kbx_rl_replace($0, point) }
+        }
+        lastPoint = point
+    }
+
+    /// After a readline command: what it changed is the user acting in the field.
+    private func reconcile() {
+        let bytes = Array(UnsafeBufferPointer(start: kbx_rl_line(), count: Int(kbx_rl_end())).map { UInt8(bitPattern: $0) })
+        guard let line = String(validating: bytes, as: UTF8.self) else { return }  // mid-sequence: wait
+        let point = kbx_rl_point()
+        let shown = repl.lineText
+        if line != shown {
+            let (range, inserted) = Self.difference(from: shown, to: line)
+            if repl.isSecure && !inserted.isEmpty {
+                repl.message = "a secure field takes text only from its keyboard"
+                followField()
+                repl.redraw()
+                return
+            }
+            repl.session.userReplace(range, with: inserted, caret: characterPoint(roundingUp: point > lastPoint))
+        } else if point != lastPoint {
+            repl.session.userMoveCursor(to: characterPoint(roundingUp: point > lastPoint))
+        }
+        followField()
+        repl.redraw()
+    }
+
+    /// readline's cursor in Characters, rounded to a cluster boundary in the direction it moved.
+    private func characterPoint(roundingUp: Bool) -> Int {
+        let line = String(decoding: UnsafeBufferPointer(start: kbx_rl_line(), count: Int(kbx_rl_end())).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return Self.characterOffset(in: line, utf8Offset: Int(kbx_rl_point()), roundingUp: roundingUp)
+    }
+
+    /// The Character offset of a UTF-8 offset in `text`; inside a Character, the boundary before or after.
+    static func characterOffset(in text: String, utf8Offset: Int, roundingUp: Bool) -> Int {
+        var bytes = 0
+        for (offset, character) in text.enumerated() {
+            if bytes >= utf8Offset { return offset }
+            bytes += character.utf8.count
+            if bytes > utf8Offset { return roundingUp ? offset + 1 : offset }
+        }
+        return text.count
+    }
+
+    /// Where two lines differ, in Characters of the first, and what the second has there instead.
+    static func difference(from old: String, to new: String) -> (range: Range<Int>, inserted: String) {
+        let a = Array(old), b = Array(new)
+        var prefix = 0
+        while prefix < min(a.count, b.count), a[prefix] == b[prefix] { prefix += 1 }
+        var suffix = 0
+        while suffix < min(a.count, b.count) - prefix, a[a.count - 1 - suffix] == b[b.count - 1 - suffix] { suffix += 1 }
+        return (prefix..<(a.count - suffix), String(b[prefix..<(b.count - suffix)]))
+    }
+
+    // MARK: Keys
+
+    private func bindKeys() {
+        for key in Int32(32)...Int32(126) {
+            kbx_rl_bind_key(key) { _, key in
+                MainActor.assumeIsolated { ReadlineDriver.current?.repl.type(Character(Unicode.Scalar(UInt8(key)))) }
+                return 0
+            }
+        }
+        for key in Int32(128)...Int32(255) {
+            kbx_rl_bind_key(key) { _, key in
+                MainActor.assumeIsolated { ReadlineDriver.current?.typeUTF8Byte(UInt8(key)) }
+                return 0
+            }
+        }
+        for key: Int32 in [127, 8] {  // Backspace, C-h
+            kbx_rl_bind_key(key) { _, _ in
+                MainActor.assumeIsolated { ReadlineDriver.current?.repl.backspace() }
+                return 0
+            }
+        }
+        for key: Int32 in [13, 10] {  // Enter, C-j
+            kbx_rl_bind_key(key) { _, _ in
+                MainActor.assumeIsolated { ReadlineDriver.current?.repl.enter() }
+                return 0
+            }
+        }
+        // Forward delete by Character (readline's deletes a code point, which can split a cluster);
+        // on an empty line C-d ends the REPL, as in a shell.
+        kbx_rl_bind_key(4) { _, _ in
+            MainActor.assumeIsolated { ReadlineDriver.current?.controlD() }
+            return 0
+        }
+        kbx_rl_bind_keyseq("\\e[3~") { _, _ in
+            MainActor.assumeIsolated { ReadlineDriver.current?.repl.session.userDeleteForward() }
+            return 0
+        }
+        // Transpose whole Characters, not code points.
+        kbx_rl_bind_key(20) { _, _ in
+            MainActor.assumeIsolated { ReadlineDriver.current?.transpose() }
+            return 0
+        }
+        ReplCommands.bind()
+    }
+
+    private func typeUTF8Byte(_ byte: UInt8) {
+        pendingUTF8.append(byte)
+        if let text = String(validating: pendingUTF8, as: UTF8.self) {
+            pendingUTF8.removeAll()
+            text.forEach(repl.type)
+        } else if pendingUTF8.count >= 4 || (pendingUTF8.first.map { $0 < 0xC0 } ?? false) {
+            pendingUTF8.removeAll()  // not UTF-8: dropped, never half-inserted
+        }
+    }
+
+    private func controlD() {
+        if repl.field.count == 0 { exit(0) }
+        repl.session.userDeleteForward()
+    }
+
+    private func transpose() {
+        let field = repl.field
+        guard field.count >= 2, field.selection.isEmpty else { return }
+        let caret = min(max(field.cursor, 1), field.count - 1)
+        let characters = Array(field.text)
+        repl.session.userReplace((caret - 1)..<(caret + 1), with: String([characters[caret], characters[caret - 1]]), caret: caret + 1)
+    }
+}

@@ -1,0 +1,205 @@
+import Foundation
+import KeyboardHost
+
+/// The REPL: a single-line text field (readline's line) edited through keyboard extensions.
+///
+/// Typed keys become taps on the active keyboard (planned by ``KeyPlanner``: by position on a pad that
+/// asks for it, else by label, with shift and mode keys as needed); Backspace taps its delete key and
+/// Enter its return key, which submits. readline's own motion and editing keys are the user acting in
+/// the field (`Repl+Readline.swift`). C-x starts a command (`Repl+Commands.swift`).
+@MainActor
+final class Repl {
+    struct Options {
+        var policy: ContextPolicy
+        var latency: Duration
+        var secure: Bool
+        var showKeyboard: Bool
+        var colors: Bool
+    }
+
+    let extensions: [LoadedExtension]
+    var options: Options
+    private(set) var active = 0
+    private(set) var session: KeyboardSession
+    let screen: Screen
+
+    /// A secure field: the extension asked for one, or --secure.
+    var isSecure: Bool { options.secure || session.configuration?.requestsSecureEntry == true }
+    /// The last key tapped, highlighted on the keyboard.
+    var lastKey: KeyPosition?
+    /// The status row's message: a result, an error, a hint.
+    var message: String?
+    /// A command in flight (read, delete, move) and the snapshots pushed since it started.
+    var running: (command: HostCommand, snapshots: Int)?
+    /// The latest events between host and extension, for the inspector.
+    private(set) var recentEvents: [SessionEvent] = []
+    /// Submitted lines, for readline's history.
+    var onSubmitted: ((String) -> Void)?
+    /// The field changed: readline's line must follow.
+    var onFieldChanged: (() -> Void)?
+
+    init(extensions: [LoadedExtension], options: Options, document: String) {
+        self.extensions = extensions
+        self.options = options
+        screen = Screen(colors: options.colors)
+        session = KeyboardSession(extension: extensions[0], textField: TextField(text: document), policy: options.policy)
+        configure(session)
+    }
+
+    /// Shows the first keyboard. A failure here ends the REPL before it starts.
+    func start() throws(SessionError) {
+        try session.show()
+    }
+
+    var field: TextField { session.textField }
+
+    private func configure(_ session: KeyboardSession) {
+        session.latency = options.latency
+        session.submitsOnLineBreak = true
+        session.onSubmit = { [weak self] in self?.submitted($0) }
+        session.onError = { [weak self, name = session.loadedExtension.name] in self?.message = "\(name): \($0)" }
+        session.onRequest = { [weak self] request in
+            switch request {
+            case .advanceToNextInputMode: self?.nextKeyboard()
+            case .dismissKeyboard: self?.options.showKeyboard = false
+            }
+            self?.redraw()
+        }
+        session.onFieldChange = { [weak self] in self?.onFieldChanged?() }
+        session.onEvent = { [weak self] event in
+            guard let self else { return }
+            recentEvents.append(event)
+            if recentEvents.count > 12 { recentEvents.removeFirst(recentEvents.count - 12) }
+            if case .snapshot = event, let current = running { running = (current.command, current.snapshots + 1) }
+            if case .keyboardState = event { redraw() }
+        }
+    }
+
+    // MARK: Keys
+
+    /// A printable key: the taps that type it on the keyboard as it is now.
+    func type(_ character: Character) {
+        guard let layout = session.configuration?.layout,
+              let taps = KeyPlanner.taps(for: .character(character), layout: layout, state: session.keyboardState)
+        else {
+            message = "\(session.loadedExtension.name) has no key for \(String(character).debugDescription)"
+            redraw()
+            return
+        }
+        taps.forEach(tap)
+    }
+
+    /// A key by what it does (delete, return, …); `false` if the keyboard has none.
+    @discardableResult
+    func tap(_ code: KeyCode) -> Bool {
+        guard let layout = session.configuration?.layout,
+              let taps = KeyPlanner.taps(for: .key(code), layout: layout, state: session.keyboardState)
+        else { return false }
+        taps.forEach(tap)
+        return true
+    }
+
+    private func tap(_ position: KeyPosition) {
+        lastKey = position
+        message = nil
+        do {
+            try session.tap(position)
+        } catch {
+            message = error.description
+        }
+        redraw()
+    }
+
+    /// Enter: the return key, whose line break submits the field; the field alone if there is none.
+    func enter() {
+        if !tap(.return) { session.userSubmit() }
+    }
+
+    /// Backspace: the delete key; the field alone if there is none.
+    func backspace() {
+        if !tap(.delete) { session.userDeleteBackward() }
+    }
+
+    private func submitted(_ text: String) {
+        if isSecure {
+            screen.printAbove([screen.style("› ", "2") + String(repeating: "⬤", count: text.count)])
+        } else {
+            screen.printAbove([screen.style("› ", "2") + text])
+            onSubmitted?(text)
+        }
+        redraw()
+    }
+
+    // MARK: Keyboards
+
+    /// The globe key: the next loaded extension takes over the same field.
+    func nextKeyboard() {
+        guard extensions.count > 1 else {
+            message = "only one keyboard is loaded"
+            return
+        }
+        let next = (active + 1) % extensions.count
+        let candidate = KeyboardSession(extension: extensions[next], textField: session.textField, policy: session.policy)
+        configure(candidate)
+        session.hide()
+        do {
+            try candidate.show()
+            session = candidate
+            active = next
+            lastKey = nil
+            message = "switched to \(candidate.loadedExtension.name)"
+        } catch {
+            message = error.description
+            try? session.show()
+        }
+        redraw()
+    }
+
+    // MARK: Drawing
+
+    /// The text readline holds: the field's, or a ⬤ per Character in a secure field, so the secret
+    /// never enters readline's buffer, undo list or history.
+    var lineText: String {
+        isSecure ? String(repeating: "⬤", count: field.count) : field.text
+    }
+
+    var prompt: String { "\(session.loadedExtension.name) › " }
+
+    /// Set by the readline driver: where its cursor is, in Characters.
+    var cursorForDrawing: () -> Int = { 0 }
+
+    func redraw() {
+        screen.draw(prompt: prompt, text: lineText, cursor: cursorForDrawing(), below: rowsBelow())
+    }
+
+    private func rowsBelow() -> [String] {
+        var rows = [statusRow()]
+        if options.showKeyboard, let layout = session.configuration?.layout {
+            let renderer = KeyboardRenderer(width: screen.width, colors: options.colors)
+            rows += renderer.lines(layout: layout, state: session.keyboardState, highlighted: lastKey)
+        }
+        return rows
+    }
+
+    private func statusRow() -> String {
+        let state = session.keyboardState
+        let mode = session.configuration?.layout.subKeyboards[safe: state.subKeyboard]?.mode.rawValue ?? "?"
+        var parts = ["\(session.loadedExtension.name) (\(active + 1)/\(extensions.count))", mode]
+        if state.shift != .off { parts.append(state.shift == .on ? "shift" : "caps lock") }
+        parts.append(session.policy.description)
+        if isSecure { parts.append("secure") }
+        var row = parts.joined(separator: " · ")
+        if let running {
+            row += " │ \(running.command)… \(running.snapshots) round trips"
+        } else if let message {
+            row += " │ " + message
+        } else {
+            row += " │ C-x h: help"
+        }
+        return screen.style(DisplayWidth.prefix(of: row, fitting: screen.width - 1), "2")
+    }
+}
+
+extension Array {
+    subscript(safe index: Int) -> Element? { indices.contains(index) ? self[index] : nil }
+}

@@ -1,0 +1,130 @@
+import CReadline
+import KeyboardHost
+
+/// The REPL's commands, after the C-x prefix. One table: the bindings and the help come from it.
+@MainActor
+enum ReplCommands {
+    struct Command {
+        let key: Character
+        let help: String
+        let run: @MainActor (Repl) -> Void
+    }
+
+    static let commands: [Command] = [
+        Command(key: "n", help: "next keyboard (the globe key)") { $0.nextKeyboard() },
+        Command(key: "r", help: "read the whole document") { $0.run(.readFullDocument) },
+        Command(key: "d", help: "delete the whole document") { $0.run(.deleteFullDocument) },
+        Command(key: "b", help: "move to the beginning") { $0.run(.moveToBeginning) },
+        Command(key: "e", help: "move to the end") { $0.run(.moveToEnd) },
+        Command(key: "p", help: "next context policy") { $0.nextPolicy() },
+        Command(key: "i", help: "proxy inspector") { $0.inspect() },
+        Command(key: "k", help: "show or hide the keyboard") { repl in
+            repl.options.showKeyboard.toggle()
+            repl.redraw()
+        },
+        Command(key: "h", help: "this help") { $0.help() },
+    ]
+
+    static func bind() {
+        for command in commands {
+            _ = "\\C-x\(command.key)".withCString { sequence in
+                kbx_rl_bind_keyseq(sequence) { _, key in
+                    MainActor.assumeIsolated {
+                        guard let repl = ReadlineDriver.current?.repl,
+                              let command = ReplCommands.commands.first(where: { $0.key == Character(Unicode.Scalar(UInt8(key))) })
+                        else { return }
+                        command.run(repl)
+                    }
+                    return 0
+                }
+            }
+        }
+    }
+}
+
+extension Repl {
+    /// Runs a host command on the keyboard; the status row shows its progress, then its result. Keys
+    /// keep working meanwhile: typing ends a walk (userCancelled).
+    func run(_ command: HostCommand) {
+        guard running == nil else {
+            message = "\(running!.command) is still running"
+            redraw()
+            return
+        }
+        running = (command, 0)
+        redraw()
+        Task { @MainActor in
+            let result = await session.perform(command)
+            running = nil
+            message = Self.summary(result)
+            redraw()
+        }
+    }
+
+    static func summary(_ result: CommandResult) -> String {
+        guard result.succeeded else {
+            let deleted = result.deletedCharacters.map { $0 > 0 ? " after deleting \($0) characters" : "" } ?? ""
+            return "\(result.command): \(result.error ?? "failed")\(deleted)"
+        }
+        let trips = "\(result.roundTrips ?? 0) round trips"
+        switch result.command {
+        case .readFullDocument:
+            let before = result.before?.count ?? 0, after = result.after?.count ?? 0
+            let selected = result.selected?.count ?? 0
+            return "read \(before + selected + after) characters (\(before) before, \(after) after the cursor) in \(trips)"
+        case .deleteFullDocument:
+            return "deleted \(result.deletedCharacters ?? 0) characters in \(trips)"
+        case .moveToBeginning, .moveToEnd:
+            return "\(result.command) in \(trips)"
+        }
+    }
+
+    static let policies: [ContextPolicy] = [.sentence, .paragraph, .wayland, .characters(64), .unlimited]
+
+    func nextPolicy() {
+        let index = Self.policies.firstIndex(of: session.policy).map { ($0 + 1) % Self.policies.count } ?? 0
+        session.policy = Self.policies[index]
+        options.policy = session.policy
+        message = "context policy: \(session.policy)"
+        redraw()
+    }
+
+    /// What the extension's proxy sees now, and the latest calls between host and extension.
+    func inspect() {
+        let field = self.field
+        let policy = session.policy
+        func shown(_ text: String) -> String {
+            isSecure ? String(repeating: "⬤", count: text.count) : text.debugDescription
+        }
+        let traits = field.traits
+        var lines = [
+            screen.style("proxy inspector — \(session.loadedExtension)", "1"),
+            "  policy                     \(policy)",
+            "  documentContextBeforeInput \(shown(field.contextBefore(policy)))",
+            "  documentContextAfterInput  \(shown(field.contextAfter(policy)))",
+            "  selectedText               \(field.selection.isEmpty ? "nil" : shown(field.selectedText))",
+            "  selection                  \(field.selection) of \(field.count) characters",
+            "  documentIdentifier         \(field.documentIdentifier)",
+            "  traits                     keyboardType \(traits.keyboardType), returnKeyType \(traits.returnKeyType), "
+                + "autocapitalization \(traits.autocapitalizationType), secure \(isSecure)",
+            "  keyboard                   sub-keyboard \(session.keyboardState.subKeyboard), shift \(session.keyboardState.shift)",
+            "  last callbacks",
+        ]
+        lines += recentEvents.map { "    \($0)" }
+        screen.printAbove(lines)
+        redraw()
+    }
+
+    func help() {
+        var lines = [
+            screen.style("kbhost — the line is a text field; typed keys tap the keyboard below", "1"),
+            "  printable keys  tap the key that types them     Backspace  the delete key",
+            "  Enter           the return key (submits)        C-c        clear the line",
+            "  arrows, Home/End, C-a, C-e, C-k, C-w, M-b, M-f …  edit the field as the user",
+            "  C-d             delete forward; on an empty line: exit",
+        ]
+        lines += ReplCommands.commands.map { "  C-x \($0.key)           \($0.help)" }
+        screen.printAbove(lines)
+        redraw()
+    }
+}

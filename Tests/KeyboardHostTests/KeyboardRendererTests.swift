@@ -1,0 +1,52 @@
+import KeyboardHost
+import Testing
+
+@Suite("Drawing the keyboard")
+struct KeyboardRendererTests {
+    private let layout = KeyboardLayout(subKeyboards: [
+        SubKeyboard(mode: .letters, rows: [
+            [.input("q"), .input("w"), .input("e")],
+            [Key(code: .shift, label: "⇧", width: 1), .input("a"), Key(code: .delete, label: "⌫", width: 1)],
+            [Key(code: .space, label: "space", width: 2), Key(code: .return, label: "⏎", width: 1)],
+        ]),
+        SubKeyboard(mode: .numbers, rows: [[.input("1"), .input("2")]]),
+    ])
+
+    @Test func rowsFillTheWidthByWeightInPlainText() {
+        let lines = KeyboardRenderer(width: 31, colors: false).lines(layout: layout, state: KeyboardState(), highlighted: nil)
+        // 30 columns: three keys of weight 1 get 10 each; space (weight 2) gets 20.
+        #expect(lines == [
+            "[   q    ][   w    ][   e    ]",
+            "[   ⇧    ][   a    ][   ⌫    ]",
+            "[      space       ][   ⏎    ]",
+        ])
+        #expect(lines.allSatisfy { DisplayWidth.columns(of: $0) == 30 })
+    }
+
+    @Test func shiftShowsOnTheLabelsAndTheLastKeyIsHighlighted() {
+        let lines = KeyboardRenderer(width: 31, colors: false).lines(
+            layout: layout, state: KeyboardState(subKeyboard: 0, shift: .on),
+            highlighted: KeyPosition(subKeyboard: 0, row: 0, column: 1)
+        )
+        #expect(lines[0] == "[   Q    ]<   W    >[   E    ]")
+        #expect(lines[1].contains("⇧•"))
+        #expect(KeyboardRenderer(width: 31, colors: false)
+            .lines(layout: layout, state: KeyboardState(subKeyboard: 0, shift: .capsLock), highlighted: nil)[1].contains("⇧⇪"))
+    }
+
+    @Test func theShownSubKeyboardIsDrawn() {
+        let lines = KeyboardRenderer(width: 11, colors: false).lines(layout: layout, state: KeyboardState(subKeyboard: 1), highlighted: nil)
+        #expect(lines == ["[ 1 ][ 2 ]"])
+    }
+
+    @Test func colorsUseBackgroundsNotBrackets() {
+        let line = KeyboardRenderer(width: 31, colors: true).lines(layout: layout, state: KeyboardState(), highlighted: nil)[0]
+        #expect(line.contains("\u{1B}[48;5;238m"))
+        #expect(!line.contains("[  ") && !line.contains("]"))
+    }
+
+    @Test(arguments: [("abc", 3), ("漢字", 4), ("👩‍👩‍👧", 2), ("e\u{301}", 1), ("🇫🇷", 2), ("a\u{200D}", 1)])
+    func displayWidth(_ text: String, _ columns: Int) {
+        #expect(DisplayWidth.columns(of: text) == columns)
+    }
+}

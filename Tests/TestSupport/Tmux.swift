@@ -1,0 +1,72 @@
+import Foundation
+
+/// A program running in a real pseudo-terminal under tmux, for end-to-end tests: type into it, read
+/// its screen. Each test process uses its own tmux server, so tests never touch a user's sessions.
+public final class Tmux: @unchecked Sendable {
+    public let name: String
+    private static let socket = "kbhost-tests-\(ProcessInfo.processInfo.processIdentifier)"
+
+    /// Starts `command` (run by the shell) in a `width` × `height` terminal. When it ends, the pane
+    /// shows `EXIT=<status>`.
+    public init(_ command: String, width: Int = 100, height: Int = 30) throws {
+        name = "t\(UUID().uuidString.prefix(8))"
+        try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
+                  "\(command); echo EXIT=$?; sleep 60"])
+    }
+
+    deinit {
+        _ = try? tmux(["kill-session", "-t", name])
+    }
+
+    /// Types text literally.
+    public func type(_ text: String) throws {
+        try tmux(["send-keys", "-t", name, "-l", text])
+    }
+
+    /// Presses keys by tmux's names: "Enter", "Left", "BSpace", "C-x", "C-c", "C-d", "Up" …
+    public func press(_ keys: String...) throws {
+        try tmux(["send-keys", "-t", name] + keys)
+    }
+
+    public func resize(width: Int, height: Int) throws {
+        try tmux(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
+    }
+
+    /// The screen as text, one line per row.
+    public func screen() throws -> String {
+        try tmux(["capture-pane", "-p", "-t", name])
+    }
+
+    /// Waits until the screen satisfies `condition`, and returns it; fails after `seconds` with the
+    /// screen as it was, so a failure shows what the user would have seen.
+    @discardableResult
+    public func waitFor(_ what: String, seconds: Double = 15, _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date().addingTimeInterval(seconds)
+        var last = ""
+        while Date() < deadline {
+            last = try screen()
+            if condition(last) { return last }
+            usleep(50_000)
+        }
+        throw Timeout(what: what, screen: last)
+    }
+
+    public struct Timeout: Error, CustomStringConvertible {
+        public let what: String
+        public let screen: String
+        public var description: String { "timed out waiting for \(what); the screen was:\n\(screen)" }
+    }
+
+    @discardableResult
+    private func tmux(_ arguments: [String]) throws -> String {
+        let result = try Command.run("/usr/bin/env", ["tmux", "-L", Self.socket] + arguments)
+        guard result.status == 0 else { throw Failure(arguments: arguments, output: result.standardError) }
+        return result.standardOutput
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let arguments: [String]
+        public let output: String
+        public var description: String { "tmux \(arguments.joined(separator: " ")) failed: \(output)" }
+    }
+}

@@ -1,0 +1,181 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The REPL as a user meets it: the real binary in a real terminal (tmux), typed into, its screen read.
+@Suite("kbhost repl, in a terminal")
+struct ReplTests {
+    private func repl(_ arguments: String, width: Int = 100) throws -> Tmux {
+        let hello = try BuildProducts.sample("HelloKeyboard")
+        let command = try BuildProducts.kbhost() + " " + arguments.replacingOccurrences(of: "HELLO", with: hello)
+        return try Tmux(command, width: width)
+    }
+
+    /// The prompt's row, "<keyboard> › <text>": the field as the user sees it (tmux drops trailing
+    /// spaces, so an empty field's row ends in "›").
+    private func fieldRow(_ screen: String) -> String {
+        let rows = screen.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        return rows.last { row in
+            guard let arrow = row.range(of: " ›") else { return false }
+            return arrow.lowerBound > row.startIndex && (row[arrow.upperBound...].isEmpty || row[arrow.upperBound...].hasPrefix(" "))
+        } ?? ""
+    }
+
+    /// The field's text as shown.
+    private func fieldText(_ screen: String) -> String {
+        let row = fieldRow(screen)
+        guard let arrow = row.range(of: " › ") else { return "" }
+        return String(row[arrow.upperBound...])
+    }
+
+    @Test func typedKeysTapTheKeyboardDrawnUnderThePrompt() throws {
+        let terminal = try repl("HELLO")
+        try terminal.waitFor("the keyboard") { $0.contains("return") }
+        try terminal.type("Hello")
+        let screen = try terminal.waitFor("Hello in the field") { fieldRow($0) == "Hello Keyboard › Hello" }
+        let lines = screen.split(separator: "\n").map(String.init)
+        #expect(lines.contains { $0.contains("Hello Keyboard (1/1) · letters · sentence") })
+        #expect(lines.contains { $0.contains("q") && $0.contains("w") && $0.contains("p") })
+        #expect(lines.contains { $0.contains("123") && $0.contains("space") && $0.contains("return") })
+    }
+
+    @Test func cursorKeysAreTheUserActingInTheField() throws {
+        let terminal = try repl("HELLO")
+        try terminal.type("Hello")
+        try terminal.waitFor("Hello") { fieldRow($0).hasSuffix("› Hello") }
+        try terminal.press("Left", "Left")
+        try terminal.type("x")
+        try terminal.waitFor("x inserted at the cursor") { fieldRow($0).hasSuffix("› Helxlo") }
+        try terminal.press("BSpace", "Home")
+        try terminal.type("a")
+        try terminal.waitFor("a at the start") { fieldRow($0).hasSuffix("› aHello") }
+    }
+
+    @Test func digitsAndCapitalsUseTheNumbersPageAndShift() throws {
+        let terminal = try repl("HELLO")
+        try terminal.type("Hi 42")
+        let screen = try terminal.waitFor("Hi 42") { fieldRow($0).hasSuffix("› Hi 42") }
+        #expect(screen.contains("· numbers ·"))
+    }
+
+    @Test func enterSubmitsAndANewLineBegins() throws {
+        let terminal = try repl("HELLO")
+        try terminal.type("first")
+        try terminal.waitFor("first") { fieldRow($0).hasSuffix("› first") }
+        try terminal.press("Enter")
+        let screen = try terminal.waitFor("the submission above an empty field") { $0.contains("› first\n") && fieldText($0) == "" }
+        #expect(!fieldRow(screen).contains("first"))
+    }
+
+    @Test func aWalkShowsItsProgressAndTypingEndsIt() throws {
+        let text = String(repeating: "One. Two. ", count: 12)
+        let terminal = try repl("--latency 150 --text '\(text)' HELLO")
+        try terminal.waitFor("the field") { fieldRow($0).contains("One. Two.") }
+        try terminal.press("C-x", "r")
+        try terminal.waitFor("the walk's progress") { $0.contains("read-full-document… ") }
+        try terminal.type("z")
+        // The walk ends at once; the z (after the caret is put back) lands after the 150 ms latency.
+        try terminal.waitFor("userCancelled, and the z where the caret was") {
+            $0.contains("read-full-document: userCancelled") && fieldRow($0).hasSuffix("Two. z")
+        }
+    }
+
+    @Test func aWalkReadsTheWholeDocument() throws {
+        let terminal = try repl("--text 'One. Two. Three.' HELLO")
+        try terminal.waitFor("the field") { fieldRow($0).contains("Three.") }
+        try terminal.press("Home", "C-x", "r")
+        try terminal.waitFor("the read's summary") { $0.contains("read 16 characters (0 before, 16 after the cursor)") }
+        try terminal.press("C-x", "d")
+        let screen = try terminal.waitFor("the delete's summary") { $0.contains("deleted 16 characters") }
+        #expect(fieldText(screen) == "")
+    }
+
+    @Test func theGlobeCommandSwitchesKeyboardsOnTheSameField() throws {
+        let other = try CFixture.build("cKeyboard")
+        let terminal = try repl("HELLO \(other)")
+        try terminal.type("ab")
+        try terminal.waitFor("ab") { fieldRow($0).hasSuffix("› ab") }
+        try terminal.press("C-x", "n")
+        let screen = try terminal.waitFor("the C keyboard") { fieldRow($0).hasPrefix("C Keyboard › ab") }
+        #expect(screen.contains("C Keyboard (2/2)"))
+        try terminal.type("b")
+        try terminal.waitFor("b typed by the C keyboard") { fieldRow($0).hasSuffix("› abb") }
+    }
+
+    @Test func theInspectorShowsWhatTheProxySees() throws {
+        let terminal = try repl("--text 'One. Two three' HELLO")
+        try terminal.waitFor("the field") { fieldRow($0).contains("three") }
+        try terminal.press("C-x", "i")
+        let screen = try terminal.waitFor("the inspector") { $0.contains("proxy inspector") }
+        #expect(screen.contains("documentContextBeforeInput \" Two three\""))
+        #expect(screen.contains("policy                     sentence"))
+    }
+
+    @Test func ctrlCClearsTheLineAndCtrlDExitsCleanly() throws {
+        let terminal = try repl("HELLO")
+        try terminal.type("abc")
+        try terminal.waitFor("abc") { fieldRow($0).hasSuffix("› abc") }
+        try terminal.press("C-c")
+        try terminal.waitFor("an empty line") { $0.contains("line cleared") && fieldText($0) == "" }
+        try terminal.press("C-d")
+        let screen = try terminal.waitFor("the exit") { $0.contains("EXIT=0") }
+        // The keyboard is gone: the terminal is left with the last line and the shell's output.
+        #expect(!screen.contains("space"))
+    }
+
+    @Test func aSecureFieldShowsDotsAndKeepsNothing() throws {
+        let terminal = try repl("--secure HELLO")
+        try terminal.type("1234")
+        try terminal.waitFor("four dots") { fieldRow($0).hasSuffix("› ⬤⬤⬤⬤") }
+        try terminal.press("Enter")
+        try terminal.waitFor("the masked submission") { $0.contains("› ⬤⬤⬤⬤\n") && fieldText($0) == "" }
+        try terminal.press("Up")  // no history
+        let screen = try terminal.waitFor("still empty") { fieldText($0) == "" && $0.contains("secure") }
+        #expect(!screen.contains("1234"))
+    }
+
+    @Test func theKeyboardIsRedrawnWhenTheTerminalIsResized() throws {
+        let terminal = try repl("HELLO", width: 100)
+        let wide = try terminal.waitFor("the keyboard") { $0.contains("return") }
+        let widest = wide.split(separator: "\n").map(\.count).max() ?? 0
+        try terminal.resize(width: 60, height: 30)
+        try terminal.press("C-x", "k", "C-x", "k")  // and a redraw regardless of timing
+        let narrow = try terminal.waitFor("a narrower keyboard") { screen in
+            screen.contains("return") && screen.split(separator: "\n").allSatisfy { $0.count <= 60 }
+        }
+        #expect(widest > 60)
+        #expect(narrow.contains("q"))
+    }
+
+    @Test func aBadExtensionIsReportedAndTheOthersLoad() throws {
+        let terminal = try repl("/nonexistent/libNo.so HELLO")
+        let screen = try terminal.waitFor("the REPL") { $0.contains("return") }
+        #expect(screen.contains("kbhost: error: cannot load extension '/nonexistent/libNo.so': no such file"))
+        #expect(screen.contains("Hello Keyboard (1/1)"))
+    }
+}
+
+@Suite("kbhost repl, without a terminal")
+struct PipedReplTests {
+    @Test func pipedLinesAreTypedAndTheirSubmissionsPrinted() throws {
+        let result = try Command.run(try BuildProducts.kbhost(), [try BuildProducts.sample("HelloKeyboard")],
+                                     input: "Hello world\nline 2\n")
+        #expect(result.status == 0)
+        #expect(result.standardOutput == "Hello world\nline 2\n")
+        #expect(result.standardError == "")
+    }
+
+    @Test func charactersWithoutAKeyAreReportedWithTheirPlace() throws {
+        let result = try Command.run(try BuildProducts.kbhost(), ["repl", try BuildProducts.sample("HelloKeyboard")],
+                                     input: "ok\nno ~ here\n")
+        #expect(result.status == 1)
+        #expect(result.standardOutput == "ok\nno  here\n")
+        #expect(result.standardError == "kbhost: line 2, character 4: Hello Keyboard has no key that types \"~\"\n")
+    }
+
+    @Test func noExtensionThatLoadsIsALoadFailure() throws {
+        let result = try Command.run(try BuildProducts.kbhost(), ["/nonexistent/a.so"], input: "")
+        #expect(result.status == 69)
+        #expect(result.standardError == "kbhost: error: cannot load extension '/nonexistent/a.so': no such file\n")
+    }
+}
