@@ -32,6 +32,11 @@ public final class Tmux: @unchecked Sendable {
         try tmux(["resize-window", "-t", name, "-x", "\(width)", "-y", "\(height)"])
     }
 
+    /// The process id of the pane's shell (the program under test is its child).
+    public func panePID() throws -> Int32 {
+        Int32(try tmux(["display-message", "-p", "-t", name, "#{pane_pid}"]).trimmingCharacters(in: .whitespacesAndNewlines)) ?? 0
+    }
+
     /// The screen as text, one line per row.
     public func screen() throws -> String {
         try tmux(["capture-pane", "-p", "-t", name])

@@ -72,7 +72,8 @@ struct ReplTests {
         let terminal = try repl("--latency 150 --text '\(text)' HELLO")
         try terminal.waitFor("the field") { fieldRow($0).contains("One. Two.") }
         try terminal.press("C-x", "r")
-        try terminal.waitFor("the walk's progress") { $0.contains("read-full-document… ") }
+        // Type only once the walk has taken a step: before that, the read would rightly include the z.
+        try terminal.waitFor("the walk's progress") { $0.contains("read-full-document… ") && !$0.contains("… 0 round trips") }
         try terminal.type("z")
         // The walk ends at once; the z (after the caret is put back) lands after the 150 ms latency.
         try terminal.waitFor("userCancelled, and the z where the caret was") {
@@ -138,13 +139,31 @@ struct ReplTests {
         let terminal = try repl("HELLO", width: 100)
         let wide = try terminal.waitFor("the keyboard") { $0.contains("return") }
         let widest = wide.split(separator: "\n").map(\.count).max() ?? 0
-        try terminal.resize(width: 60, height: 30)
-        try terminal.press("C-x", "k", "C-x", "k")  // and a redraw regardless of timing
+        try terminal.resize(width: 60, height: 30)  // SIGWINCH: the REPL redraws by itself
         let narrow = try terminal.waitFor("a narrower keyboard") { screen in
             screen.contains("return") && screen.split(separator: "\n").allSatisfy { $0.count <= 60 }
         }
         #expect(widest > 60)
         #expect(narrow.contains("q"))
+    }
+
+    @Test func theKeyboardCanBeHidden() throws {
+        let terminal = try repl("--hide-keyboard HELLO")
+        try terminal.type("ok")
+        let screen = try terminal.waitFor("ok") { fieldText($0) == "ok" && $0.contains("(1/1)") }
+        #expect(!screen.contains("return"))
+        try terminal.press("C-x", "k")
+        try terminal.waitFor("the keyboard shown") { $0.contains("return") }
+    }
+
+    @Test func sigtermEndsTheREPLAndLeavesTheTerminalClean() throws {
+        let terminal = try repl("HELLO")
+        try terminal.type("bye")
+        try terminal.waitFor("bye") { fieldText($0) == "bye" }
+        _ = try Command.run("/usr/bin/env", ["pkill", "-TERM", "-P", "\(try terminal.panePID())", "kbhost"])
+        let screen = try terminal.waitFor("the exit") { $0.contains("EXIT=143") }
+        #expect(!screen.contains("space"))
+        #expect(screen.contains("Hello Keyboard › bye"))
     }
 
     @Test func aBadExtensionIsReportedAndTheOthersLoad() throws {
@@ -171,6 +190,13 @@ struct PipedReplTests {
         #expect(result.status == 1)
         #expect(result.standardOutput == "ok\nno  here\n")
         #expect(result.standardError == "kbhost: line 2, character 4: Hello Keyboard has no key that types \"~\"\n")
+    }
+
+    @Test func anExtensionCanAskForASecureField() throws {
+        let json = #"{\"requestsSecureEntry\":true,\"layout\":{\"subKeyboards\":[{\"mode\":\"letters\",\"rows\":[[{\"code\":\"input\",\"label\":\"a\"},{\"code\":\"input\",\"label\":\"b\"}]]}]}}"#
+        let path = try CFixture.build("secureRequested", defines: ["FIXTURE_CONFIGURATION=\"\(json)\""])
+        let result = try Command.run(try BuildProducts.kbhost(), [path], input: "ab\n")
+        #expect(result.standardOutput == "⬤⬤\n")
     }
 
     @Test func noExtensionThatLoadsIsALoadFailure() throws {
