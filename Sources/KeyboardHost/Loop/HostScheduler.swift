@@ -17,9 +17,15 @@ public struct MainQueueScheduler: HostScheduler {
         if delay <= .zero {
             DispatchQueue.main.async(execute: run)
         } else {
-            let (seconds, attoseconds) = delay.components
-            let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-            DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: run)
+            DispatchQueue.main.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: run)
         }
+    }
+}
+
+extension Duration {
+    /// The duration as Dispatch counts time (whole nanoseconds).
+    var dispatchInterval: DispatchTimeInterval {
+        let (seconds, attoseconds) = components
+        return .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
     }
 }

@@ -14,9 +14,7 @@ extension KeyboardSession {
         return await withCheckedContinuation { continuation in
             pendingCommands[request] = continuation
             commandNames[request] = command
-            let (seconds, attoseconds) = timeout.components
-            let deadline = DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-            DispatchQueue.main.asyncAfter(deadline: deadline) { [weak self] in
+            DispatchQueue.main.asyncAfter(deadline: .now() + timeout.dispatchInterval) { [weak self] in
                 MainActor.assumeIsolated { self?.finish(request, CommandResult(command: command, failure: "timedOut")) }
             }
             descriptor.host_command(instance.handle, command.code, request)
