@@ -28,7 +28,7 @@ let package = Package(
         // moves cost O(log n + edit), not O(document).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        // SHA-256 of large texts in kbhost's output (and Ed25519 licences, issue 6).
+        // Ed25519 licenses, and SHA-256 of large texts in kbhost's output.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
     ],
     targets: [
@@ -43,6 +43,7 @@ let package = Package(
             dependencies: [
                 "KeyboardExtensionABI", "KeyboardModel",
                 .product(name: "_RopeModule", package: "swift-collections"),
+                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .target(name: "KeyboardTesting", dependencies: ["KeyboardHost", "KeyboardExtension"]),

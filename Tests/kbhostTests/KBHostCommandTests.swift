@@ -235,3 +235,52 @@ struct KBHostActivationTests {
         #expect(result.standardOutput == "")
     }
 }
+
+@Suite("kbhost license")
+struct LicenseCommandTests {
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("license-\(UUID())")
+
+    private func kbhost(_ arguments: String...) throws -> Command.Result {
+        try Command.run(try BuildProducts.kbhost(), arguments)
+    }
+
+    @Test func keygenIssueAndVerify() throws {
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let keygen = try kbhost("license", "keygen", "--issuer", "Test Issuer", "--out", folder.path)
+        #expect(keygen.status == 0)
+        let privateKey = folder.appendingPathComponent("test-issuer.private.json").path
+        let publicKey = folder.appendingPathComponent("test-issuer.public.json").path
+        let mode = try FileManager.default.attributesOfItem(atPath: privateKey)[.posixPermissions] as? Int
+        #expect(mode == 0o600)
+
+        let issued = try kbhost("license", "issue", "--key", privateKey, "--extension", "com.example.k", "--licensee", "Jo",
+                                "--expires", "2030-01-31", "--feature", "swipe")
+        #expect(issued.status == 0)
+        let licenseFile = folder.appendingPathComponent("license.json")
+        try Data(issued.standardOutput.utf8).write(to: licenseFile)
+
+        let valid = try kbhost("license", "verify", "--trust", publicKey, "--extension", "com.example.k", "--license", licenseFile.path, "--on", "2030-01-31")
+        #expect(valid.status == 0)
+        #expect(valid.standardOutput == "valid: com.example.k for Jo until 2030-01-31, issued by Test Issuer; features: swipe\n")
+
+        let expired = try kbhost("license", "verify", "--trust", publicKey, "--extension", "com.example.k", "--license", licenseFile.path, "--on", "2030-02-01")
+        #expect(expired.status == 1)
+        #expect(expired.standardError == "kbhost: error: license expired on 2030-01-31\n")
+
+        let untrusted = try kbhost("license", "verify", "--extension", "com.example.k", "--license", licenseFile.path)
+        #expect(untrusted.status == 1)
+        #expect(untrusted.standardError.contains("which this host does not trust"))
+
+        let again = try kbhost("license", "keygen", "--issuer", "Test Issuer", "--out", folder.path)
+        #expect(again.status == 64)
+        #expect(again.standardError.contains("exists already; not overwriting a private key"))
+    }
+
+    @Test func badArgumentsNameWhatIsWrong() throws {
+        let noKey = try kbhost("license", "issue", "--key", "/nonexistent/k.json", "--extension", "a.b", "--licensee", "x", "--expires", "2030-01-01")
+        #expect(noKey.status == 64)
+        #expect(noKey.standardError == "kbhost: error: --key: '/nonexistent/k.json': no such file\n")
+        let badDay = try kbhost("license", "verify", "--extension", "a.b", "--license", "/nonexistent/l.json", "--on", "2030-02-30")
+        #expect(badDay.status == 64)
+    }
+}
