@@ -35,34 +35,35 @@ public final class KeyboardTestHost {
     public convenience init(
         _ controller: KeyboardViewController.Type, id: String? = nil, name: String? = nil,
         document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
-        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits()
+        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked
     ) throws {
         let typeName = String(describing: controller)
         let identifier = id ?? "test.inprocess." + typeName.filter { $0.isLetter || $0.isNumber }
         let descriptor = controller.export(id: identifier, name: name ?? typeName, version: "0.0.0")
         let loaded = try ExtensionLoader.validate(descriptor: descriptor, source: "in-process \(typeName)")
-        self.init(loaded, inProcess: true, document: document, cursor: cursor, policy: policy, latency: latency, traits: traits)
+        self.init(loaded, inProcess: true, document: document, cursor: cursor, policy: policy, latency: latency, traits: traits,
+                  licensing: licensing)
     }
 
     /// Hosts the extension built at `path` (`lib<Name>.so`), loaded with the real loader.
     public convenience init(
         extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
-        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits()
+        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked
     ) throws {
         self.init(try ExtensionLoader.load(path: path), inProcess: false, document: document, cursor: cursor,
-                  policy: policy, latency: latency, traits: traits)
+                  policy: policy, latency: latency, traits: traits, licensing: licensing)
     }
 
     private init(
         _ loaded: LoadedExtension, inProcess: Bool, document: String, cursor: Int?, policy: ContextPolicy,
-        latency: Duration, traits: TextInputTraits
+        latency: Duration, traits: TextInputTraits, licensing: Licensing
     ) {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
         self.inProcess = inProcess
         session = KeyboardSession(
             extension: loaded, textField: TextField(text: document, cursor: cursor, traits: traits),
-            policy: policy, scheduler: scheduler
+            policy: policy, licensing: licensing, scheduler: scheduler
         )
         session.latency = latency
         session.onEvent = { [weak self] in self?.log.append($0) }

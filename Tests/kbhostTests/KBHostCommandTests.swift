@@ -219,7 +219,7 @@ struct KBHostCommandTests {
 struct KBHostActivationTests {
     @Test func anActionTheExtensionDoesNotSupportFailsWithItsAnswer() throws {
         let path = try CFixture.build("cKeyboard")
-        let result = try Command.run(try BuildProducts.kbhost(), ["run", path, "--action", "read-full-document"])
+        let result = try Command.run(try BuildProducts.kbhost(), ["run", path, "--allow-unlicensed", "--action", "read-full-document"])
         #expect(result.status == 1)
         #expect(result.standardOutput.contains("\"error\" : \"unsupported\""))
         #expect(result.standardOutput.contains("\"succeeded\" : false"))
@@ -282,5 +282,64 @@ struct LicenseCommandTests {
         #expect(noKey.standardError == "kbhost: error: --key: '/nonexistent/k.json': no such file\n")
         let badDay = try kbhost("license", "verify", "--extension", "a.b", "--license", "/nonexistent/l.json", "--on", "2030-02-30")
         #expect(badDay.status == 64)
+    }
+}
+
+@Suite("kbhost and licenses")
+struct LicenseEnforcementTests {
+    private func kbhost(_ arguments: [String], in folder: String? = nil) throws -> Command.Result {
+        // From another folder, kbhost finds no kbhost.json: it trusts no issuer.
+        let command = try BuildProducts.kbhost()
+        guard let folder else { return try Command.run(command, arguments) }
+        return try Command.run("/bin/sh", ["-c", "cd '\(folder)' && exec \"$0\" \"$@\"", command] + arguments)
+    }
+
+    @Test func theSampleRunsUnderTheRepositorysConfiguration() throws {
+        let result = try kbhost(["run", try BuildProducts.sample("HelloKeyboard"), "--type", "ok"])
+        #expect(result.status == 0)
+        #expect(result.standardError == "")
+    }
+
+    @Test func anIssuerTheHostDoesNotTrustIsRefused() throws {
+        let result = try kbhost(["run", try BuildProducts.sample("HelloKeyboard"), "--type", "ok"], in: "/tmp")
+        #expect(result.status == 69)
+        #expect(result.standardError.hasSuffix(
+            "kbhost: error: Hello Keyboard cannot be activated: license issued by 'Sample Issuer' (key 8a9cbda9adc50444), which this host does not trust\n"
+        ))
+    }
+
+    @Test func trustGivenOnTheCommandLine() throws {
+        let publicKey = BuildProducts.packageRoot.appendingPathComponent("samples/SampleIssuer/sample-issuer.public.json").path
+        let result = try kbhost(["run", try BuildProducts.sample("HelloKeyboard"), "--trust", publicKey, "--type", "ok"], in: "/tmp")
+        #expect(result.status == 0)
+    }
+
+    @Test func anUnlicensedExtensionIsRefusedUnlessAllowedLoudly() throws {
+        let path = try CFixture.build("cKeyboard")
+        let refused = try kbhost(["run", path, "--type", "ab"])
+        #expect(refused.status == 69)
+        #expect(refused.standardError == "kbhost: error: C Keyboard cannot be activated: no license: the configuration has no LicenseConfiguration\n")
+        let allowed = try kbhost(["run", path, "--allow-unlicensed", "--type", "ab"])
+        #expect(allowed.status == 0)
+        #expect(allowed.standardError == "kbhost: warning: licenses are not checked (--allow-unlicensed): for development only\n")
+    }
+
+    @Test func configurationErrorsNameTheFileAndTheField() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: file) }
+        for (json, problem) in [
+            (#"{"colour": 1}"#, "colour: unknown setting (expected trustedIssuers or allowUnlicensed)"),
+            (#"{"trustedIssuers": "one.json"}"#, "trustedIssuers: expected an array"),
+            (#"{"allowUnlicensed": 1}"#, "allowUnlicensed: expected true or false"),
+            ("[1, 2]", "the document: expected"),
+        ] {
+            try json.write(to: file, atomically: true, encoding: .utf8)
+            let result = try kbhost(["run", "--config", file.path, try BuildProducts.sample("HelloKeyboard")])
+            #expect(result.status == 64)
+            #expect(result.standardError.hasPrefix("kbhost: error: configuration '\(file.path)': \(problem)"), "\(json)")
+        }
+        let missingKey = try kbhost(["run", "--trust", "/nonexistent/issuer.json", try BuildProducts.sample("HelloKeyboard")])
+        #expect(missingKey.status == 64)
+        #expect(missingKey.standardError == "kbhost: error: trusted issuer: '/nonexistent/issuer.json': no such file\n")
     }
 }

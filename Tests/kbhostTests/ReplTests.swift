@@ -93,7 +93,8 @@ struct ReplTests {
 
     @Test func theGlobeCommandSwitchesKeyboardsOnTheSameField() throws {
         let other = try CFixture.build("cKeyboard")
-        let terminal = try repl("HELLO \(other)")
+        // The C keyboard carries no license: a development run.
+        let terminal = try repl("--allow-unlicensed HELLO \(other)")
         try terminal.type("ab")
         try terminal.waitFor("ab") { fieldRow($0).hasSuffix("› ab") }
         try terminal.press("C-x", "n")
@@ -195,7 +196,7 @@ struct PipedReplTests {
     @Test func anExtensionCanAskForASecureField() throws {
         let json = #"{\"requestsSecureEntry\":true,\"layout\":{\"subKeyboards\":[{\"mode\":\"letters\",\"rows\":[[{\"code\":\"input\",\"label\":\"a\"},{\"code\":\"input\",\"label\":\"b\"}]]}]}}"#
         let path = try CFixture.build("secureRequested", defines: ["FIXTURE_CONFIGURATION=\"\(json)\""])
-        let result = try Command.run(try BuildProducts.kbhost(), [path], input: "ab\n")
+        let result = try Command.run(try BuildProducts.kbhost(), [path, "--allow-unlicensed"], input: "ab\n")
         #expect(result.standardOutput == "⬤⬤\n")
     }
 

@@ -21,8 +21,14 @@ final class HelloKeyboard: KeyboardViewController {
             keys(".,?!'") + [delete],
             [Key(code: .modeChange(.letters), label: "ABC", width: 1.5), space, enter],
         ])
-        return KeyboardConfiguration(layout: KeyboardLayout(subKeyboards: [letters, numbers]))
+        return KeyboardConfiguration(license: Self.license, layout: KeyboardLayout(subKeyboards: [letters, numbers]))
     }
+
+    /// Issued by the sample issuer (samples/SampleIssuer: sample-only) to this extension until 2099.
+    static let license = LicenseConfiguration(
+        licenseKey: "eyJleHBpcmVzIjoiMjA5OS0xMi0zMSIsImV4dGVuc2lvbklkZW50aWZpZXIiOiJkZXYua2Job3N0LnNhbXBsZXMuaGVsbG8iLCJmZWF0dXJlcyI6W10sImlzc3VlciI6IlNhbXBsZSBJc3N1ZXIiLCJpc3N1ZXJLZXkiOiI4YTljYmRhOWFkYzUwNDQ0IiwibGljZW5zZWUiOiJLZXlib2FyZEhvc3Qgc2FtcGxlcyJ9",
+        licenseSecret: "4CwfvZq6BcqFzMoQAeUWK2XpUleEnPZlM9qKPBEtEeFI3dNHMYuXqFlrPUc6mDbBShs7dY3GS-z1f4uPdvA3Ag"
+    )
 }
 
 @_cdecl("kbx_extension_entry")

@@ -63,13 +63,18 @@ public final class KeyboardSession {
         let api: UnsafeMutablePointer<kbx_host_api>
     }
 
+    /// Whether the extension's license is checked before it is shown.
+    public let licensing: Licensing
+
     public init(
         extension loadedExtension: LoadedExtension, textField: TextField = TextField(),
-        policy: ContextPolicy = .sentence, scheduler: any HostScheduler = MainQueueScheduler()
+        policy: ContextPolicy = .sentence, licensing: Licensing = .notChecked,
+        scheduler: any HostScheduler = MainQueueScheduler()
     ) {
         self.loadedExtension = loadedExtension
         self.textField = textField
         self.policy = policy
+        self.licensing = licensing
         self.scheduler = scheduler
     }
 
@@ -163,6 +168,13 @@ public final class KeyboardSession {
         }
         if !configuration.layout.subKeyboards.contains(where: { $0.rows.contains { !$0.isEmpty } }) {
             throw .invalidConfiguration(extension: name, problem: "its layout has no keys")
+        }
+        if case .required(let verifier) = licensing {
+            do {
+                _ = try verifier.verify(configuration.license, for: loadedExtension.identifier)
+            } catch {
+                throw .unlicensed(extension: name, problem: error)
+            }
         }
         return configuration
     }

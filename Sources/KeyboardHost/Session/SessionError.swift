@@ -16,6 +16,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case keyFailed(extension: String, position: KeyPosition, message: String?)
     /// A key event while the keyboard is not shown.
     case notShown(extension: String)
+    /// The host requires a license, and the extension's is missing or refused.
+    case unlicensed(extension: String, problem: LicenseError)
 
     public var description: String {
         switch self {
@@ -34,6 +36,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(name) failed on the key at \(position)" + detail(message)
         case .notShown(let name):
             "\(name) is not shown, so it cannot take key events"
+        case .unlicensed(let name, let problem):
+            "\(name) cannot be activated: \(problem)"
         }
     }
 

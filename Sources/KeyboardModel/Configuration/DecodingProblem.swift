@@ -35,7 +35,12 @@ public struct DecodingProblem: CustomStringConvertible, Sendable {
         case is Double.Type, is Float.Type: "a number"
         case is Int.Type, is UInt32.Type, is Int64.Type: "an integer"
         case is Bool.Type: "true or false"
-        default: "\(type)"
+        default:
+            switch String(describing: type) {
+            case let name where name.hasPrefix("Array"): "an array"
+            case let name where name.hasPrefix("Dictionary"): "an object"
+            case let name: name
+            }
         }
     }
 }

@@ -25,11 +25,7 @@ struct ReplCommand: AsyncParsableCommand {
     @Argument(help: "Extensions to load (lib<Name>.so); C-x n cycles through them.")
     var paths: [String]
 
-    @Option(help: ArgumentHelp("How much the proxy sees: \(ContextPolicy.forms).", valueName: "policy"))
-    var policy: ContextPolicy = .sentence
-
-    @Option(help: ArgumentHelp("Milliseconds before the host applies what the extension posts.", valueName: "ms"))
-    var latency: Int = 0
+    @OptionGroup var host: HostOptions
 
     @Option(help: "Start with this text in the field.")
     var text: String = ""
@@ -45,7 +41,6 @@ struct ReplCommand: AsyncParsableCommand {
 
     func validate() throws {
         if paths.isEmpty { throw ValidationError("give at least one extension to load") }
-        if latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
     }
 
     func run() async throws {
@@ -56,6 +51,7 @@ struct ReplCommand: AsyncParsableCommand {
 
     @MainActor
     private func start() throws {
+        let licensing = try host.licensing()
         var loaded: [LoadedExtension] = []
         for path in paths {
             do {
@@ -69,8 +65,8 @@ struct ReplCommand: AsyncParsableCommand {
 
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if !interactive {
-            let session = KeyboardSession(extension: loaded[0], textField: TextField(text: text), policy: policy)
-            session.latency = .milliseconds(latency)
+            let session = KeyboardSession(extension: loaded[0], textField: TextField(text: text), policy: host.policy, licensing: licensing)
+            session.latency = .milliseconds(host.latency)
             do {
                 try session.show()
             } catch {
@@ -87,7 +83,10 @@ struct ReplCommand: AsyncParsableCommand {
         let colors = !noColor && environment["NO_COLOR"] == nil && environment["TERM"] != "dumb"
         let repl = Repl(
             extensions: loaded,
-            options: .init(policy: policy, latency: .milliseconds(latency), secure: secure, showKeyboard: !hideKeyboard, colors: colors),
+            options: .init(
+                policy: host.policy, latency: .milliseconds(host.latency), licensing: licensing, secure: secure,
+                showKeyboard: !hideKeyboard, colors: colors
+            ),
             document: text
         )
         do {

@@ -42,17 +42,7 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: "Where the cursor starts, in Characters from the start (default: the end).")
     var cursor: Int?
 
-    @Option(help: ArgumentHelp(
-        "How much of the document the extension's proxy sees: \(ContextPolicy.forms).",
-        valueName: "policy"
-    ))
-    var policy: ContextPolicy = .sentence
-
-    @Option(help: ArgumentHelp(
-        "Milliseconds the host waits before applying what the extension posts, to emulate iOS's IPC.",
-        valueName: "ms"
-    ))
-    var latency: Int = 0
+    @OptionGroup var host: HostOptions
 
     @Option(name: .customLong("action"), help: ArgumentHelp(
         "After typing, ask the extension to: \(HostCommand.allCases.map(\.rawValue).joined(separator: ", ")). Repeatable; in order.",
@@ -73,15 +63,12 @@ struct RunCommand: AsyncParsableCommand {
         if textLimit < 0 {
             throw ValidationError("--text-limit must be 0 or more bytes, not \(textLimit)")
         }
-        if latency < 0 {
-            throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)")
-        }
     }
 
     func run() async throws {
         let result = try await BatchRun(
-            path: path, keys: keys, seed: try seedText(), cursor: cursor, policy: policy,
-            latency: .milliseconds(latency), actions: actions, textLimit: textLimit
+            path: path, keys: keys, seed: try seedText(), cursor: cursor, policy: host.policy,
+            latency: .milliseconds(host.latency), licensing: try host.licensing(), actions: actions, textLimit: textLimit
         ).perform()
         print(try JSONOutput.encode(result))
         if result.actions.contains(where: { !$0.succeeded }) { throw ExitStatus.failure }
@@ -105,6 +92,7 @@ struct BatchRun {
     let cursor: Int?
     let policy: ContextPolicy
     let latency: Duration
+    let licensing: Licensing
     let actions: [HostCommand]
     let textLimit: Int
 
@@ -165,7 +153,9 @@ struct BatchRun {
         } catch {
             throw fail(error.description, ExitStatus.loadFailure)
         }
-        let session = KeyboardSession(extension: loaded, textField: TextField(text: seed, cursor: cursor), policy: policy)
+        let session = KeyboardSession(
+            extension: loaded, textField: TextField(text: seed, cursor: cursor), policy: policy, licensing: licensing
+        )
         session.latency = latency
         session.onError = { printError("kbhost: \(loaded.name): \($0)") }
         do {

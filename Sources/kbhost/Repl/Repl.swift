@@ -12,6 +12,7 @@ final class Repl {
     struct Options {
         var policy: ContextPolicy
         var latency: Duration
+        var licensing: Licensing
         var secure: Bool
         var showKeyboard: Bool
         var colors: Bool
@@ -42,7 +43,9 @@ final class Repl {
         self.extensions = extensions
         self.options = options
         screen = Screen(colors: options.colors)
-        session = KeyboardSession(extension: extensions[0], textField: TextField(text: document), policy: options.policy)
+        session = KeyboardSession(
+            extension: extensions[0], textField: TextField(text: document), policy: options.policy, licensing: options.licensing
+        )
         configure(session)
     }
 
@@ -139,7 +142,9 @@ final class Repl {
             return
         }
         let next = (active + 1) % extensions.count
-        let candidate = KeyboardSession(extension: extensions[next], textField: session.textField, policy: session.policy)
+        let candidate = KeyboardSession(
+            extension: extensions[next], textField: session.textField, policy: session.policy, licensing: options.licensing
+        )
         configure(candidate)
         session.hide()
         do {
@@ -188,6 +193,7 @@ final class Repl {
         if state.shift != .off { parts.append(state.shift == .on ? "shift" : "caps lock") }
         parts.append(session.policy.description)
         if isSecure { parts.append("secure") }
+        if case .notChecked = options.licensing { parts.append("LICENSES NOT CHECKED") }
         var row = parts.joined(separator: " · ")
         if let running {
             row += " │ \(running.command)… \(running.snapshots) round trips"
