@@ -8,10 +8,15 @@ import KeyboardModel
 ///   configuration, pushes the first snapshot and runs the appearance lifecycle.
 /// - ``tap(_:)`` sends a key event; the extension answers by posting edits.
 /// - Posted edits wait in a queue and are applied in order on a later turn of the scheduler's loop,
-///   after ``latency`` (to emulate iOS's IPC); each is followed by the new snapshot between the
-///   notifications ``FieldChange`` lists. Until then the extension's proxy shows the old state.
+///   after ``latency`` (to emulate iOS's IPC); the edits of a turn are answered by one new snapshot
+///   between the notifications ``FieldChange`` lists. Until then the extension's proxy shows the old
+///   state.
 /// - The user acts on the field directly (`KeyboardSession+User.swift`); the extension is told at once.
 /// - ``hide()`` runs the disappearance lifecycle and destroys the instance.
+///
+/// Also: the license check before showing (``licensing``), host commands such as reading the whole
+/// document (`KeyboardSession+Commands.swift`), the keyboard's sub-keyboard and shift state
+/// (``keyboardState``), and single-line fields whose return key submits (``submitsOnLineBreak``).
 ///
 /// Posted edits: `KeyboardSession+Operations.swift`; the snapshot: `KeyboardSession+Snapshot.swift`.
 @MainActor

@@ -6,7 +6,7 @@ import KeyboardHost
 /// Typed keys become taps on the active keyboard (planned by ``KeyPlanner``: by position on a pad that
 /// asks for it, else by label, with shift and mode keys as needed); Backspace taps its delete key and
 /// Enter its return key, which submits. readline's own motion and editing keys are the user acting in
-/// the field (`Repl+Readline.swift`). C-x starts a command (`Repl+Commands.swift`).
+/// the field (`ReadlineDriver.swift`). C-x starts a command (`ReplCommands.swift`).
 @MainActor
 final class Repl {
     struct Options {
