@@ -43,7 +43,13 @@ struct SessionErrorTests {
     @Test func configurationWithoutKeys() throws {
         let json = #"{\"layout\":{\"subKeyboards\":[]}}"#
         #expect(try showError("configNoKeys", ["FIXTURE_CONFIGURATION=\"\(json)\""])?.description
-            == "C Keyboard returned an invalid configuration: its layout has no keys")
+            == "C Keyboard returned an invalid configuration: the layout has no keys")
+    }
+
+    @Test func aLayoutThatDoesNotFitItsInputType() throws {
+        let json = #"{\"inputType\":\"digits\",\"layout\":{\"subKeyboards\":[{\"mode\":\"numbers\",\"rows\":[[{\"code\":\"input\",\"label\":\"1\"},{\"code\":\"input\",\"label\":\"a\"}]]}]}}"#
+        #expect(try showError("digitsWithALetter", ["FIXTURE_CONFIGURATION=\"\(json)\""])?.description
+            == "C Keyboard returned an invalid configuration: subKeyboards[0].rows[0][1]: \"a\" is not allowed for input type digits (expected 0-9)")
     }
 
     @Test func aKeyEventWhileHiddenIsRefused() throws {

@@ -19,21 +19,30 @@ public struct KeyboardRenderer: Sendable {
         guard layout.subKeyboards.indices.contains(state.subKeyboard) else { return [] }
         let keyboard = layout.subKeyboards[state.subKeyboard]
         return keyboard.rows.enumerated().map { row, keys in
-            line(keys, row: row, subKeyboard: state.subKeyboard, shift: state.shift, highlighted: highlighted)
+            line(keys, row: row, subKeyboard: state.subKeyboard, gap: keyboard.horizontalGap, shift: state.shift, highlighted: highlighted)
         }
     }
 
-    private func line(_ keys: [Key], row: Int, subKeyboard: Int, shift: ShiftState, highlighted: KeyPosition?) -> String {
+    /// A row across the width: each key's left padding as blank columns, then its cell, with the
+    /// sub-keyboard's gap between keys; all in proportion to the units they take.
+    private func line(_ keys: [Key], row: Int, subKeyboard: Int, gap: Double, shift: ShiftState, highlighted: KeyPosition?) -> String {
         let available = max(width - 1, keys.count * 3)
-        let total = keys.reduce(0) { $0 + max($1.width, 0.1) }
+        let units = keys.reduce(0) { $0 + max($1.leftPadding, 0) + max($1.width, 0.1) } + gap * Double(max(keys.count - 1, 0))
+        let columnsPerUnit = Double(available) / max(units, 0.1)
         var line = ""
         var used = 0.0
         var drawn = 0
+        // Cumulative rounding: the row always adds up to the same width.
+        func take(_ units: Double, minimum: Int) -> Int {
+            used += units * columnsPerUnit
+            let columns = max(Int(used.rounded()) - drawn, minimum)
+            drawn += columns
+            return columns
+        }
         for (column, key) in keys.enumerated() {
-            // Cumulative rounding: the cells always add up to the row's width.
-            used += max(key.width, 0.1) / total * Double(available)
-            let cell = max(Int(used.rounded()) - drawn, 3)
-            drawn += cell
+            let blank = take(max(key.leftPadding, 0) + (column > 0 ? gap : 0), minimum: 0)
+            line += String(repeating: " ", count: blank)
+            let cell = take(max(key.width, 0.1), minimum: 3)
             let position = KeyPosition(subKeyboard: subKeyboard, row: row, column: column)
             line += self.cell(label(key, shift: shift), width: cell, code: key.code, lit: position == highlighted)
         }

@@ -171,8 +171,8 @@ public final class KeyboardSession {
         } catch {
             throw .invalidConfiguration(extension: name, problem: DecodingProblem(error).description)
         }
-        if !configuration.layout.subKeyboards.contains(where: { $0.rows.contains { !$0.isEmpty } }) {
-            throw .invalidConfiguration(extension: name, problem: "its layout has no keys")
+        if let problem = configuration.layout.problem(for: configuration.inputType) {
+            throw .invalidConfiguration(extension: name, problem: problem)
         }
         if case .required(let verifier) = licensing {
             do {

@@ -11,20 +11,28 @@ public struct KeyboardConfiguration: Codable, Hashable, Sendable {
     /// Whether the keyboard wants a secure field (a PIN pad): the host masks the text and keeps it out
     /// of history.
     public var requestsSecureEntry: Bool
+    /// What the keyboard's input keys may type; the host checks the layout against it.
+    public var inputType: InputType
 
-    public init(license: LicenseConfiguration? = nil, layout: KeyboardLayout, requestsSecureEntry: Bool = false) {
+    public init(
+        license: LicenseConfiguration? = nil, layout: KeyboardLayout, requestsSecureEntry: Bool = false,
+        inputType: InputType = .text
+    ) {
         self.license = license
         self.layout = layout
         self.requestsSecureEntry = requestsSecureEntry
+        self.inputType = inputType
     }
 
-    private enum CodingKeys: String, CodingKey { case license, layout, requestsSecureEntry }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case license, layout, requestsSecureEntry, inputType }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         license = try container.decodeIfPresent(LicenseConfiguration.self, forKey: .license)
         layout = try container.decode(KeyboardLayout.self, forKey: .layout)
         requestsSecureEntry = try container.decodeIfPresent(Bool.self, forKey: .requestsSecureEntry) ?? false
+        inputType = try container.decodeIfPresent(InputType.self, forKey: .inputType) ?? .text
     }
 }
 

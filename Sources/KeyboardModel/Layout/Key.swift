@@ -8,12 +8,18 @@ public struct Key: Codable, Hashable, Sendable {
     public var output: String?
     /// Width relative to the other keys of its row (1 is a standard key).
     public var width: Double
+    /// Height relative to the other rows (a row is as high as its highest key).
+    public var height: Double
+    /// Empty space before the key, in the same units as `width` (the indent of a middle row).
+    public var leftPadding: Double
 
-    public init(code: KeyCode, label: String, output: String? = nil, width: Double = 1) {
+    public init(code: KeyCode, label: String, output: String? = nil, width: Double = 1, height: Double = 1, leftPadding: Double = 0) {
         self.code = code
         self.label = label
         self.output = output
         self.width = width
+        self.height = height
+        self.leftPadding = leftPadding
     }
 
     /// An input key that shows and types `text`.
@@ -39,13 +45,22 @@ public struct Key: Codable, Hashable, Sendable {
         return text.uppercased()
     }
 
-    private enum CodingKeys: String, CodingKey { case code, label, output, width }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case code, label, output, width, height, leftPadding }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         code = try container.decode(KeyCode.self, forKey: .code)
         label = try container.decode(String.self, forKey: .label)
         output = try container.decodeIfPresent(String.self, forKey: .output)
         width = try container.decodeIfPresent(Double.self, forKey: .width) ?? 1
+        height = try container.decodeIfPresent(Double.self, forKey: .height) ?? 1
+        leftPadding = try container.decodeIfPresent(Double.self, forKey: .leftPadding) ?? 0
+        for (value, key, allowsZero) in [(width, CodingKeys.width, false), (height, .height, false), (leftPadding, .leftPadding, true)]
+        where !(value.isFinite && (allowsZero ? value >= 0 : value > 0)) {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: allowsZero ? "expected a number of 0 or more" : "expected a number above 0"
+            )
+        }
     }
 }

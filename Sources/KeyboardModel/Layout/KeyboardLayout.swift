@@ -9,6 +9,13 @@ public struct KeyboardLayout: Codable, Hashable, Sendable {
         self.subKeyboards = subKeyboards
     }
 
+    private enum CodingKeys: String, CodingKey, CaseIterable { case subKeyboards }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
+        subKeyboards = try decoder.container(keyedBy: CodingKeys.self).decode([SubKeyboard].self, forKey: .subKeyboards)
+    }
+
     /// The first sub-keyboard of `mode`, if any.
     public func subKeyboard(for mode: KeyboardMode) -> Int? {
         subKeyboards.firstIndex { $0.mode == mode }
@@ -32,20 +39,109 @@ public struct SubKeyboard: Codable, Hashable, Sendable {
     /// whatever key sits where "1" sits on a standard pad. Secure PIN pads shuffle their labels and
     /// ask for this, so that the user's finger, not the label, chooses.
     public var tapByPosition: Bool
+    /// Space around the rows.
+    public var margins: Margins
+    /// Space between keys of a row, and between rows, in key units (a standard key is 1 wide).
+    public var horizontalGap: Double
+    public var verticalGap: Double
 
-    public init(mode: KeyboardMode, rows: [[Key]], tapByPosition: Bool = false) {
+    public init(
+        mode: KeyboardMode, rows: [[Key]], tapByPosition: Bool = false, margins: Margins = Margins(),
+        horizontalGap: Double = 0, verticalGap: Double = 0
+    ) {
         self.mode = mode
         self.rows = rows
         self.tapByPosition = tapByPosition
+        self.margins = margins
+        self.horizontalGap = horizontalGap
+        self.verticalGap = verticalGap
     }
 
-    private enum CodingKeys: String, CodingKey { case mode, rows, tapByPosition }
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case mode, rows, tapByPosition, margins, horizontalGap, verticalGap
+    }
 
     public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
         let container = try decoder.container(keyedBy: CodingKeys.self)
         mode = try container.decode(KeyboardMode.self, forKey: .mode)
         rows = try container.decode([[Key]].self, forKey: .rows)
         tapByPosition = try container.decodeIfPresent(Bool.self, forKey: .tapByPosition) ?? false
+        margins = try container.decodeIfPresent(Margins.self, forKey: .margins) ?? Margins()
+        horizontalGap = try container.decodeIfPresent(Double.self, forKey: .horizontalGap) ?? 0
+        verticalGap = try container.decodeIfPresent(Double.self, forKey: .verticalGap) ?? 0
+        for (value, key) in [(horizontalGap, CodingKeys.horizontalGap), (verticalGap, .verticalGap)] where !(value.isFinite && value >= 0) {
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "expected a number of 0 or more")
+        }
+    }
+}
+
+/// Space around a sub-keyboard's rows: each side a fraction of the keyboard's width (or height), or an
+/// absolute size in key units. In JSON: `{"left": {"fraction": 0.02}, "top": {"absolute": 0.5}}`.
+public struct Margins: Codable, Hashable, Sendable {
+    public var left: Length
+    public var right: Length
+    public var top: Length
+    public var bottom: Length
+
+    public init(left: Length = .absolute(0), right: Length = .absolute(0), top: Length = .absolute(0), bottom: Length = .absolute(0)) {
+        self.left = left
+        self.right = right
+        self.top = top
+        self.bottom = bottom
+    }
+
+    public enum Length: Codable, Hashable, Sendable {
+        case fraction(Double)
+        case absolute(Double)
+
+        private enum CodingKeys: String, CodingKey, CaseIterable { case fraction, absolute }
+
+        public init(from decoder: any Decoder) throws {
+            try decoder.refuseUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
+            switch (try container.decodeIfPresent(Double.self, forKey: .fraction), try container.decodeIfPresent(Double.self, forKey: .absolute)) {
+            case (let fraction?, nil):
+                guard fraction.isFinite, (0..<0.5).contains(fraction) else {
+                    throw DecodingError.dataCorruptedError(forKey: .fraction, in: container, debugDescription: "expected a fraction from 0 to below 0.5")
+                }
+                self = .fraction(fraction)
+            case (nil, let absolute?):
+                guard absolute.isFinite, absolute >= 0 else {
+                    throw DecodingError.dataCorruptedError(forKey: .absolute, in: container, debugDescription: "expected a number of 0 or more")
+                }
+                self = .absolute(absolute)
+            default:
+                throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected either {\"fraction\": x} or {\"absolute\": x}"))
+            }
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            switch self {
+            case .fraction(let value): try container.encode(value, forKey: .fraction)
+            case .absolute(let value): try container.encode(value, forKey: .absolute)
+            }
+        }
+
+        /// The length in key units, for a keyboard `total` units across.
+        public func units(of total: Double) -> Double {
+            switch self {
+            case .fraction(let fraction): fraction * total
+            case .absolute(let units): units
+            }
+        }
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case left, right, top, bottom }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        left = try container.decodeIfPresent(Length.self, forKey: .left) ?? .absolute(0)
+        right = try container.decodeIfPresent(Length.self, forKey: .right) ?? .absolute(0)
+        top = try container.decodeIfPresent(Length.self, forKey: .top) ?? .absolute(0)
+        bottom = try container.decodeIfPresent(Length.self, forKey: .bottom) ?? .absolute(0)
     }
 }
 

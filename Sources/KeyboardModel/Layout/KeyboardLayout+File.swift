@@ -1,0 +1,45 @@
+import Foundation
+
+extension KeyboardLayout {
+    /// A layout from a JSON file. Errors name the file, the field (its JSON path) and what was expected;
+    /// unknown keys are errors.
+    public init(contentsOfFile path: String) throws(LayoutFileError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: URL(fileURLWithPath: path))
+        } catch {
+            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
+        }
+        try self.init(json: data, source: path)
+    }
+
+    /// A layout from JSON; `source` names it in errors.
+    public init(json: Data, source: String = "layout") throws(LayoutFileError) {
+        do {
+            self = try JSONDecoder().decode(KeyboardLayout.self, from: json)
+        } catch {
+            throw .invalid(path: source, problem: DecodingProblem(error).description)
+        }
+        if subKeyboards.isEmpty { throw .invalid(path: source, problem: "subKeyboards: expected at least one sub-keyboard") }
+    }
+
+    /// The layout as pretty JSON (what ``init(contentsOfFile:)`` reads).
+    public func json() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+}
+
+/// A layout file that cannot be used.
+public enum LayoutFileError: Error, Equatable, CustomStringConvertible {
+    case unreadable(path: String, reason: String)
+    case invalid(path: String, problem: String)
+
+    public var description: String {
+        switch self {
+        case .unreadable(let path, let reason): "layout '\(path)': \(reason)"
+        case .invalid(let path, let problem): "layout '\(path)': \(problem)"
+        }
+    }
+}
