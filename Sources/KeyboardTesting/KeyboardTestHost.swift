@@ -101,11 +101,13 @@ public final class KeyboardTestHost {
 
     // MARK: Appearance and keys
 
-    /// Shows the keyboard. A keyboard hosted in process gets its timeouts (the full-document
-    /// walker's) on this host's virtual clock; one loaded from a `.so` keeps real time.
+    /// Shows the keyboard. A keyboard hosted in process gets its timers (the full-document walker's
+    /// timeouts, the layout's reshuffle) on this host's virtual clock; one loaded from a `.so` keeps
+    /// real time.
     public func show() throws {
         try session.show()
-        controller?.scheduleTimeout = { [scheduler] delay, body in scheduler.scheduleCancellable(after: delay, body) }
+        controller?.scheduleTimeout = { [scheduler] delay, body in scheduler.scheduleTimer(after: delay, body) }
+        controller?.scheduleLayoutRefresh()  // again, now on the virtual clock
     }
     public func hide() { session.hide() }
 

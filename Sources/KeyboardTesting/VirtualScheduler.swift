@@ -16,26 +16,36 @@ public final class VirtualScheduler: HostScheduler {
     private struct Item {
         let due: Duration
         let order: Int
+        /// A timer (a timeout, a periodic reshuffle) rather than work: it runs when its time comes, but
+        /// does not keep the scheduler busy, so a timer that re-arms itself cannot make
+        /// ``runUntilIdle()`` run forever.
+        let isTimer: Bool
         let work: @MainActor () -> Void
     }
 
     public init() {}
 
     public func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void) {
-        _ = scheduleCancellable(after: delay, work)
+        enqueue(after: delay, isTimer: false, work)
     }
 
-    /// Schedules `work` and returns a way to cancel it (a timeout that became void).
+    /// Schedules a timer and returns a way to cancel it (a timeout that became void).
     @discardableResult
-    public func scheduleCancellable(after delay: Duration, _ work: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
-        let order = nextOrder
-        queue.append(Item(due: now + max(delay, .zero), order: order, work: work))
-        nextOrder += 1
+    public func scheduleTimer(after delay: Duration, _ work: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+        let order = enqueue(after: delay, isTimer: true, work)
         return { [weak self] in self?.queue.removeAll { $0.order == order } }
     }
 
-    /// Whether no work is waiting.
-    public var isIdle: Bool { queue.isEmpty }
+    @discardableResult
+    private func enqueue(after delay: Duration, isTimer: Bool, _ work: @escaping @MainActor () -> Void) -> Int {
+        let order = nextOrder
+        queue.append(Item(due: now + max(delay, .zero), order: order, isTimer: isTimer, work: work))
+        nextOrder += 1
+        return order
+    }
+
+    /// Whether no work is waiting (timers may be).
+    public var isIdle: Bool { !queue.contains { !$0.isTimer } }
 
     /// When the next work falls due, if any.
     public var nextDue: Duration? { queue.map(\.due).min() }
@@ -50,11 +60,12 @@ public final class VirtualScheduler: HostScheduler {
         now = end
     }
 
-    /// Runs work until none is left, moving time to each due time in turn. Returns how many items ran.
+    /// Runs work until none is left, moving time to each due time in turn; timers that fall due on the
+    /// way run in their turn. Returns how many items ran.
     @discardableResult
     public func runUntilIdle() -> Int {
         var count = 0
-        while let next = popNext(dueBy: nil) {
+        while !isIdle, let next = popNext(dueBy: nil) {
             now = max(now, next.due)
             next.work()
             count += 1

@@ -70,7 +70,7 @@ struct LayoutTests {
         (#"{"subKeyboards": [{"mode": "letters", "rows": [], "margins": {"left": {"fraction": 0.7}}}]}"#,
          "subKeyboards[0].margins.left.fraction: expected a fraction from 0 to below 0.5"),
         (#"{"subKeyboards": []}"#, "subKeyboards: expected at least one sub-keyboard"),
-        (#"{"rows": []}"#, "rows: unknown key (expected subKeyboards)"),
+        (#"{"rows": []}"#, "rows: unknown key (expected subKeyboards, secure)"),
         ("not json", "the document: "),
     ])
     func fileErrorsNameTheFieldAndWhatWasExpected(_ json: String, _ problem: String) throws {
@@ -113,5 +113,75 @@ struct LayoutTests {
                 #expect(error.description.hasPrefix("layout 'layout': "))
             }
         }
+    }
+}
+
+/// A seeded generator, so a shuffle can be reproduced in a test (production uses the system's
+/// cryptographic source).
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+@Suite("Shuffling")
+struct ShuffleTests {
+    private func inputs(_ keyboard: SubKeyboard) -> [String] {
+        keyboard.rows.flatMap { $0 }.filter { $0.code == .input }.map(\.label)
+    }
+
+    @Test func anEverydayLayoutDoesNotShuffle() {
+        var random = SplitMix64(state: 1)
+        #expect(!KeyboardLayout.qwerty.shuffles)
+        #expect(KeyboardLayout.qwerty.shuffled(using: &random) == .qwerty)
+    }
+
+    @Test func secureDefaultsLettersStayNumbersAndSymbolsMove() {
+        var random = SplitMix64(state: 1)
+        var secure = KeyboardLayout.qwerty
+        secure.secure = true
+        let shuffled = secure.shuffled(using: &random)
+        #expect(shuffled.subKeyboards[0] == KeyboardLayout.qwerty.subKeyboards[0])
+        for page in 1...2 {
+            let before = KeyboardLayout.qwerty.subKeyboards[page], after = shuffled.subKeyboards[page]
+            #expect(inputs(after) != inputs(before))
+            #expect(inputs(after).sorted() == inputs(before).sorted())
+            // Only input keys move; every other key, and every position's geometry, stays.
+            for (row, keys) in before.rows.enumerated() {
+                for (column, key) in keys.enumerated() {
+                    let moved = after.rows[row][column]
+                    #expect((moved.width, moved.height, moved.leftPadding) == (key.width, key.height, key.leftPadding))
+                    if key.code != .input { #expect(moved == key) }
+                }
+            }
+        }
+    }
+
+    @Test func valuesShuffleOnTheirOwn() {
+        let pad = SubKeyboard(mode: .numbers, rows: [["1", "2", "3", "4", "5", "6"].map { Key.input($0) }], shuffle: Shuffle(keys: false, values: true))
+        var random = SplitMix64(state: 7)
+        let shuffled = KeyboardLayout(subKeyboards: [pad]).shuffled(using: &random).subKeyboards[0]
+        #expect(inputs(shuffled) == ["1", "2", "3", "4", "5", "6"])  // the labels stay
+        let values = shuffled.rows[0].map { $0.typedText! }
+        #expect(values.sorted() == ["1", "2", "3", "4", "5", "6"])
+        #expect(values != ["1", "2", "3", "4", "5", "6"])  // but they type other digits
+    }
+
+    @Test func aShuffleThatIsOffChangesNothing() {
+        let pad = SubKeyboard(mode: .numbers, rows: [["1", "2", "3"].map { Key.input($0) }], shuffle: .none)
+        var random = SplitMix64(state: 3)
+        #expect(KeyboardLayout(subKeyboards: [pad]).shuffled(using: &random).subKeyboards[0] == pad)
+    }
+
+    @Test func theShuffleSettingIsReadFromFiles() throws {
+        let json = ##"{"secure": true, "subKeyboards": [{"mode": "numbers", "shuffle": {"keys": false, "values": true}, "rows": [[{"code": "input", "label": "1"}]]}, {"mode": "symbols", "rows": [[{"code": "input", "label": "#"}]]}]}"##
+        let layout = try KeyboardLayout(json: Data(json.utf8))
+        #expect(layout.shuffle(of: 0) == Shuffle(keys: false, values: true))
+        #expect(layout.shuffle(of: 1) == Shuffle(keys: true, values: false))  // the secure default for symbols
     }
 }

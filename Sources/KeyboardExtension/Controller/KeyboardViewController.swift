@@ -27,6 +27,44 @@ open class KeyboardViewController {
     /// The configuration this controller returned from ``createConfiguration()``, once it has.
     public internal(set) var configuration: KeyboardConfiguration?
 
+    /// The keys as shown now: the configuration's layout, shuffled where it says so (``Shuffle``) —
+    /// afresh on every appearance and after the configuration's refresh interval.
+    public internal(set) var layout = KeyboardLayout(subKeyboards: []) {
+        didSet {
+            guard !suppressLayoutPush, layout != oldValue, let json = try? layout.json() else { return }
+            textDocumentProxy.host.setLayout(json: String(decoding: json, as: UTF8.self))
+        }
+    }
+
+    /// Shuffles the layout again now (a secure keyboard after each entry, say). A layout whose
+    /// sub-keyboards do not shuffle stays as it is.
+    public func reshuffleLayout() {
+        guard let configuration else { return }
+        layout = configuration.layout.shuffled()
+    }
+
+    /// Sets the layout without telling the host (it gets it with the configuration).
+    func layoutSilently(_ layout: KeyboardLayout) {
+        suppressLayoutPush = true
+        self.layout = layout
+        suppressLayoutPush = false
+    }
+
+    private var suppressLayoutPush = false
+
+    /// Cancels the pending reshuffle, if any.
+    var cancelRefresh: (@MainActor () -> Void)?
+
+    package func scheduleLayoutRefresh() {
+        cancelRefresh?()
+        guard let interval = configuration?.layoutRefreshInterval, interval > 0, configuration?.layout.shuffles == true
+        else { return }
+        cancelRefresh = scheduleTimeout(.milliseconds(Int(interval * 1000))) { [weak self] in
+            self?.reshuffleLayout()
+            self?.scheduleLayoutRefresh()
+        }
+    }
+
     /// How long the full-document walker waits for each snapshot before it gives up with
     /// `proxyUnresponsive`.
     public var fullDocumentContextTimeout: Duration = .seconds(2)
@@ -74,6 +112,10 @@ open class KeyboardViewController {
     open func viewWillDisappear() {}
     open func viewDidDisappear() {}
 
+    isolated deinit {
+        cancelRefresh?()
+    }
+
     // MARK: Text input notifications (UITextInputDelegate)
 
     /// The document is about to change; ``textDocumentProxy`` still shows the old state.
@@ -110,7 +152,7 @@ open class KeyboardViewController {
         case .delete: textDocumentProxy.deleteBackward()
         case .shift: keyboardState.shift = keyboardState.shift == .off ? .on : keyboardState.shift == .on ? .capsLock : .off
         case .modeChange(let mode):
-            if let index = configuration?.layout.subKeyboard(for: mode) {
+            if let index = layout.subKeyboard(for: mode) {
                 keyboardState = KeyboardState(subKeyboard: index, shift: .off)
             }
         case .nextKeyboard: advanceToNextInputMode()

@@ -75,6 +75,11 @@ struct HostConnection {
         set(api.host, UInt32(clamping: state.subKeyboard), state.shift.rawValue)
     }
 
+    func setLayout(json: String) {
+        guard let api, let set = api.set_layout else { return unhosted() }
+        withBorrowedUTF8(json) { set(api.host, $0, $1) }
+    }
+
     func reportError(_ message: String) {
         guard let api, let report = api.report_error else { return unhosted() }
         withBorrowedUTF8(message) { report(api.host, $0, $1) }

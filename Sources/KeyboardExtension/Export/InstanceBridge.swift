@@ -82,7 +82,7 @@ enum InstanceBridge {
                     column: Int(event.pointee.column)
                 )
                 return InstanceBridge.withController(instance) { controller, _ in
-                    guard let key = controller.configuration?.layout.key(at: position) else {
+                    guard let key = controller.layout.key(at: position) else {
                         return kbx_status(KBX_STATUS_NO_SUCH_KEY)
                     }
                     // The user tapped a key: a running full-document walk ends (userCancelled), and the
@@ -131,14 +131,20 @@ enum InstanceBridge {
             )
             return kbx_status(KBX_STATUS_NOT_CONFIGURED)
         }
+        // Shuffled afresh for this appearance (each appearance is a new controller); the host gets
+        // the shuffled keys, and the controller resolves key events against the same.
+        var shown = configuration
+        shown.layout = configuration.layout.shuffled()
         let json: [UInt8]
         do {
-            json = Array(try JSONEncoder().encode(configuration))
+            json = Array(try JSONEncoder().encode(shown))
         } catch {
             controller.reportError("could not encode the configuration: \(error)")
             return kbx_status(KBX_STATUS_FAILED)
         }
         controller.configuration = configuration
+        controller.layoutSilently(shown.layout)
+        controller.scheduleLayoutRefresh()
         json.withUnsafeBufferPointer { bytes in
             bytes.withMemoryRebound(to: CChar.self) { sink(context, $0.baseAddress, $0.count) }
         }

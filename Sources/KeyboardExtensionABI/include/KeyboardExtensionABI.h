@@ -264,6 +264,12 @@ typedef struct kbx_host_api {
      * Takes effect at once (it is not an edit of the field).
      */
     void (*set_keyboard_state)(kbx_host *host, uint32_t sub_keyboard, kbx_shift_state shift);
+    /**
+     * Replaces the layout the host draws and taps (a secure keyboard reshuffled its keys), as JSON of
+     * the same schema as the configuration's "layout". Takes effect at once; the host checks it as it
+     * checks the configuration, and reports a bad one without changing anything.
+     */
+    void (*set_layout)(kbx_host *host, const char *json, size_t length);
 } kbx_host_api;
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -81,6 +81,10 @@ enum HostAPITable {
             set_keyboard_state: { host, subKeyboard, shift in
                 let state = KeyboardState(subKeyboard: Int(subKeyboard), shift: ShiftState(rawValue: shift) ?? .off)
                 HostAPITable.deliver(host) { $0.keyboardStateChanged(state) }
+            },
+            set_layout: { host, bytes, length in
+                let json = borrowedString(bytes, length)
+                HostAPITable.deliver(host) { $0.layoutChanged(json: json) }
             }
         )
     }

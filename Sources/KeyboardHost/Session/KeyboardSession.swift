@@ -223,6 +223,26 @@ public final class KeyboardSession {
         onEvent?(.keyboardState(state))
     }
 
+    /// The extension replaced its layout (reshuffled it): checked like the configuration's, or refused.
+    func layoutChanged(json: String) {
+        guard var configuration else { return }
+        let layout: KeyboardLayout
+        do {
+            layout = try KeyboardLayout(json: Data(json.utf8), source: "set_layout")
+        } catch {
+            extensionReported("sent an invalid layout: \(error)")
+            return
+        }
+        if let problem = layout.problem(for: configuration.inputType) {
+            extensionReported("sent an invalid layout: \(problem)")
+            return
+        }
+        configuration.layout = layout
+        self.configuration = configuration
+        if keyboardState.subKeyboard >= layout.subKeyboards.count { keyboardState = KeyboardState() }
+        onEvent?(.layoutChanged)
+    }
+
     func extensionReported(_ message: String) {
         reportedErrors.append(message)
         onEvent?(.error(message))

@@ -24,6 +24,8 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
     case error(String)
     /// The extension shows another sub-keyboard or shift state.
     case keyboardState(KeyboardState)
+    /// The extension replaced its layout (a reshuffle).
+    case layoutChanged
 
     public var description: String {
         switch self {
@@ -46,6 +48,7 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
         case .request(let request): "request \(request)"
         case .error(let message): "error \(message)"
         case .keyboardState(let state): "keyboard sub-keyboard \(state.subKeyboard), shift \(state.shift)"
+        case .layoutChanged: "layout changed"
         }
     }
 }

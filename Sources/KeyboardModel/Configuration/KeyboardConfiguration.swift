@@ -13,18 +13,24 @@ public struct KeyboardConfiguration: Codable, Hashable, Sendable {
     public var requestsSecureEntry: Bool
     /// What the keyboard's input keys may type; the host checks the layout against it.
     public var inputType: InputType
+    /// Seconds after which a shuffled layout is shuffled again while the keyboard is shown (it is also
+    /// shuffled on every appearance); 0: never. Default 5 minutes.
+    public var layoutRefreshInterval: Double
 
     public init(
         license: LicenseConfiguration? = nil, layout: KeyboardLayout, requestsSecureEntry: Bool = false,
-        inputType: InputType = .text
+        inputType: InputType = .text, layoutRefreshInterval: Double = 300
     ) {
         self.license = license
         self.layout = layout
         self.requestsSecureEntry = requestsSecureEntry
         self.inputType = inputType
+        self.layoutRefreshInterval = layoutRefreshInterval
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case license, layout, requestsSecureEntry, inputType }
+    private enum CodingKeys: String, CodingKey, CaseIterable {
+        case license, layout, requestsSecureEntry, inputType, layoutRefreshInterval
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -33,6 +39,10 @@ public struct KeyboardConfiguration: Codable, Hashable, Sendable {
         layout = try container.decode(KeyboardLayout.self, forKey: .layout)
         requestsSecureEntry = try container.decodeIfPresent(Bool.self, forKey: .requestsSecureEntry) ?? false
         inputType = try container.decodeIfPresent(InputType.self, forKey: .inputType) ?? .text
+        layoutRefreshInterval = try container.decodeIfPresent(Double.self, forKey: .layoutRefreshInterval) ?? 300
+        guard layoutRefreshInterval.isFinite, layoutRefreshInterval >= 0 else {
+            throw DecodingError.dataCorruptedError(forKey: .layoutRefreshInterval, in: container, debugDescription: "expected seconds, 0 or more")
+        }
     }
 }
 

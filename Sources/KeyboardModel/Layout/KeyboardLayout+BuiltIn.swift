@@ -23,14 +23,14 @@ extension KeyboardLayout {
         ]),
     ])
 
-    /// A PIN pad: digits 1–9 in three rows, then delete, 0 and done. Used by position (a shuffled pad
-    /// is still typed by where the keys are).
+    /// A secure PIN pad: digits 1–9 in three rows, then delete, 0 and done; shuffled (the secure
+    /// defaults), and used by position, so a shuffled pad is still typed by where the keys are.
     public static let numericPad = KeyboardLayout(subKeyboards: [
         SubKeyboard(mode: .numbers, rows: [
             inputs("123"), inputs("456"), inputs("789"),
             [Key(code: .delete, label: "⌫"), .input("0"), Key(code: .done, label: "done")],
         ], tapByPosition: true, horizontalGap: 0.1, verticalGap: 0.1),
-    ])
+    ], secure: true)
 
     private static func inputs(_ characters: String, firstPadding: Double = 0) -> [Key] {
         characters.enumerated().map { index, character in

@@ -4,16 +4,22 @@
 /// sends in a key event (`kbx_key_event`).
 public struct KeyboardLayout: Codable, Hashable, Sendable {
     public var subKeyboards: [SubKeyboard]
+    /// A secure keyboard's layout (a PIN pad): pages without their own ``SubKeyboard/shuffle`` take the
+    /// secure defaults (``Shuffle/secureDefaults(for:)``).
+    public var secure: Bool
 
-    public init(subKeyboards: [SubKeyboard]) {
+    public init(subKeyboards: [SubKeyboard], secure: Bool = false) {
         self.subKeyboards = subKeyboards
+        self.secure = secure
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case subKeyboards }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case subKeyboards, secure }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
-        subKeyboards = try decoder.container(keyedBy: CodingKeys.self).decode([SubKeyboard].self, forKey: .subKeyboards)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        subKeyboards = try container.decode([SubKeyboard].self, forKey: .subKeyboards)
+        secure = try container.decodeIfPresent(Bool.self, forKey: .secure) ?? false
     }
 
     /// The first sub-keyboard of `mode`, if any.
@@ -44,10 +50,13 @@ public struct SubKeyboard: Codable, Hashable, Sendable {
     /// Space between keys of a row, and between rows, in key units (a standard key is 1 wide).
     public var horizontalGap: Double
     public var verticalGap: Double
+    /// How the page is shuffled (``KeyboardLayout/shuffled(using:)``); `nil`: as the layout says
+    /// (``KeyboardLayout/shuffle(of:)``).
+    public var shuffle: Shuffle?
 
     public init(
         mode: KeyboardMode, rows: [[Key]], tapByPosition: Bool = false, margins: Margins = Margins(),
-        horizontalGap: Double = 0, verticalGap: Double = 0
+        horizontalGap: Double = 0, verticalGap: Double = 0, shuffle: Shuffle? = nil
     ) {
         self.mode = mode
         self.rows = rows
@@ -55,10 +64,11 @@ public struct SubKeyboard: Codable, Hashable, Sendable {
         self.margins = margins
         self.horizontalGap = horizontalGap
         self.verticalGap = verticalGap
+        self.shuffle = shuffle
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case mode, rows, tapByPosition, margins, horizontalGap, verticalGap
+        case mode, rows, tapByPosition, margins, horizontalGap, verticalGap, shuffle
     }
 
     public init(from decoder: any Decoder) throws {
@@ -70,6 +80,7 @@ public struct SubKeyboard: Codable, Hashable, Sendable {
         margins = try container.decodeIfPresent(Margins.self, forKey: .margins) ?? Margins()
         horizontalGap = try container.decodeIfPresent(Double.self, forKey: .horizontalGap) ?? 0
         verticalGap = try container.decodeIfPresent(Double.self, forKey: .verticalGap) ?? 0
+        shuffle = try container.decodeIfPresent(Shuffle.self, forKey: .shuffle)
         for (value, key) in [(horizontalGap, CodingKeys.horizontalGap), (verticalGap, .verticalGap)] where !(value.isFinite && value >= 0) {
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: "expected a number of 0 or more")
         }

@@ -74,7 +74,10 @@ final class Repl {
             recentEvents.append(event)
             if recentEvents.count > 12 { recentEvents.removeFirst(recentEvents.count - 12) }
             if case .snapshot = event, let current = running { running = (current.command, current.snapshots + 1) }
-            if case .keyboardState = event { redraw() }
+            switch event {
+            case .keyboardState, .layoutChanged: redraw()
+            default: break
+            }
         }
     }
 

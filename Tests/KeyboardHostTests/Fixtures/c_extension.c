@@ -61,6 +61,10 @@ static void update_snapshot(kbx_instance *instance, const kbx_text_snapshot *sna
 __attribute__((unused)) static kbx_status key_event(kbx_instance *instance, const kbx_key_event *event) {
     static const char *outputs[] = {"a", "b", "\xCC\x81"};
     if (event->sub_keyboard != 0 || event->row != 0 || event->column > 3) return KBX_STATUS_NO_SUCH_KEY;
+#ifdef FIXTURE_PUSHES_BAD_LAYOUT
+    static const char bad[] = "{\"subKeyboards\":[]}";
+    instance->host.set_layout(instance->host.host, bad, strlen(bad));
+#endif
     if (event->column == 3) {
         instance->host.delete_backward(instance->host.host);
     } else {
