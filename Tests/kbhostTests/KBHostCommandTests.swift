@@ -280,6 +280,11 @@ struct LicenseCommandTests {
         let noKey = try kbhost("license", "issue", "--key", "/nonexistent/k.json", "--extension", "a.b", "--licensee", "x", "--expires", "2030-01-01")
         #expect(noKey.status == 64)
         #expect(noKey.standardError == "kbhost: error: --key: '/nonexistent/k.json': no such file\n")
+        let noLicense = try kbhost("license", "verify", "--extension", "a.b", "--license", "/nonexistent/l.json")
+        #expect(noLicense.status == 64)
+        #expect(noLicense.standardError == "kbhost: error: --license: '/nonexistent/l.json': no such file\n")
+        let directory = try kbhost("license", "verify", "--extension", "a.b", "--license", "/tmp")
+        #expect(directory.standardError == "kbhost: error: --license: '/tmp': it is a directory\n")
         let badDay = try kbhost("license", "verify", "--extension", "a.b", "--license", "/nonexistent/l.json", "--on", "2030-02-30")
         #expect(badDay.status == 64)
     }

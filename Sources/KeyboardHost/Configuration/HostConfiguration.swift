@@ -24,10 +24,9 @@ public struct HostConfiguration: Sendable {
 
     public static func read(_ path: String) throws(HostConfigurationError) -> HostConfiguration {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
+        switch FileContents.read(path) {
+        case .success(let contents): data = contents
+        case .failure(let problem): throw .unreadable(path: path, reason: problem.description)
         }
         let file: File
         do {

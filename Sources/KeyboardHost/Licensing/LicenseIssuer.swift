@@ -98,10 +98,9 @@ struct IssuerFile: Codable {
 
     static func read(_ path: String) throws(LicenseFileError) -> IssuerFile {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
+        switch FileContents.read(path) {
+        case .success(let contents): data = contents
+        case .failure(let problem): throw .unreadable(path: path, reason: problem.description)
         }
         do {
             return try JSONDecoder().decode(IssuerFile.self, from: data)

@@ -16,17 +16,9 @@ public enum DocumentFile {
 
     public static func read(_ path: String) throws(ReadError) -> String {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch let error as CocoaError {
-            let reason = switch error.code {
-            case .fileReadNoSuchFile: "no such file"
-            case .fileReadNoPermission: "permission denied"
-            default: error.localizedDescription
-            }
-            throw .unreadable(path: path, reason: reason)
-        } catch {
-            throw .unreadable(path: path, reason: "\(error)")
+        switch FileContents.read(path) {
+        case .success(let contents): data = contents
+        case .failure(let problem): throw .unreadable(path: path, reason: problem.description)
         }
         if let offset = firstInvalidUTF8Offset(data) { throw .notUTF8(path: path, byteOffset: offset) }
         return String(decoding: data, as: UTF8.self)

@@ -5,10 +5,9 @@ extension KeyboardLayout {
     /// unknown keys are errors.
     public init(contentsOfFile path: String) throws(LayoutFileError) {
         let data: Data
-        do {
-            data = try Data(contentsOf: URL(fileURLWithPath: path))
-        } catch {
-            throw .unreadable(path: path, reason: FileManager.default.fileExists(atPath: path) ? "cannot be read" : "no such file")
+        switch FileContents.read(path) {
+        case .success(let contents): data = contents
+        case .failure(let problem): throw .unreadable(path: path, reason: problem.description)
         }
         try self.init(json: data, source: path)
     }

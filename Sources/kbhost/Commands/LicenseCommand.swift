@@ -114,12 +114,15 @@ struct LicenseCommand: ParsableCommand {
                 }
             }
             let configuration: LicenseConfiguration
-            do {
-                configuration = try JSONDecoder().decode(LicenseConfiguration.self, from: Data(contentsOf: URL(fileURLWithPath: license)))
-            } catch let error as DecodingError {
-                throw fail("--license '\(license)': \(DecodingProblem(error))", ExitStatus.badArguments)
-            } catch {
-                throw fail("--license: cannot read '\(license)'", ExitStatus.badArguments)
+            switch FileContents.read(license) {
+            case .failure(let problem):
+                throw fail("--license: '\(license)': \(problem)", ExitStatus.badArguments)
+            case .success(let data):
+                do {
+                    configuration = try JSONDecoder().decode(LicenseConfiguration.self, from: data)
+                } catch {
+                    throw fail("--license: '\(license)': \(DecodingProblem(error))", ExitStatus.badArguments)
+                }
             }
             var day = Date()
             if let on {
