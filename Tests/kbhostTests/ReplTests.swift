@@ -148,6 +148,40 @@ struct ReplTests {
         #expect(narrow.contains("q"))
     }
 
+    @Test func moreKeysAndCommands() throws {
+        let terminal = try repl("--text 'abc' HELLO")
+        try terminal.waitFor("abc") { fieldText($0) == "abc" }
+        // A key the keyboard does not have, typed as UTF-8: said on the status row, nothing typed.
+        try terminal.type("é")
+        try terminal.waitFor("the message") { $0.contains("Hello Keyboard has no key for \"é\"") && fieldText($0) == "abc" }
+        // C-t swaps the Characters around the caret; Delete deletes forward.
+        try terminal.press("Left", "C-t")
+        try terminal.waitFor("acb") { fieldText($0) == "acb" }
+        try terminal.press("Home", "DC")
+        try terminal.waitFor("cb") { fieldText($0) == "cb" }
+        // C-x p cycles the context policy; C-x e and C-x b move to the ends through the keyboard.
+        try terminal.press("C-x", "p")
+        try terminal.waitFor("paragraph") { $0.contains("context policy: paragraph") && $0.contains("· paragraph │") }
+        try terminal.press("C-x", "e")
+        try terminal.waitFor("moved to the end") { $0.contains("move-to-end in 1 round trips") }
+        try terminal.type("x")
+        try terminal.waitFor("x at the end") { fieldText($0) == "cbx" }
+        try terminal.press("C-x", "b")
+        try terminal.waitFor("moved to the beginning") { $0.contains("move-to-beginning in 1 round trips") }
+        try terminal.type("y")
+        try terminal.waitFor("y at the start") { fieldText($0) == "ycbx" }
+    }
+
+    @Test func aLineLongerThanTheTerminalScrollsToKeepTheCursorInView() throws {
+        let text = (1...30).map { "w\($0)" }.joined(separator: " ")  // 110 characters
+        let terminal = try repl("--text '\(text)' HELLO", width: 60)
+        try terminal.waitFor("the end of the line") { fieldText($0).hasSuffix("w29 w30") }
+        try terminal.press("Home")
+        let screen = try terminal.waitFor("the start of the line") { fieldText($0).hasPrefix("w1 w2 w3") }
+        #expect(!fieldText(screen).contains("w30"))
+        #expect(fieldRow(screen).count <= 59)
+    }
+
     @Test func theKeyboardCanBeHidden() throws {
         let terminal = try repl("--hide-keyboard HELLO")
         try terminal.type("ok")

@@ -166,23 +166,15 @@ struct BatchRun {
         defer { session.hide() }
 
         for (stroke, place) in strokes {
-            // Planned on the keyboard as it is now: a key may change it for the next (shift, modes).
-            guard let layout = session.configuration?.layout,
-                  let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState)
-            else {
-                throw fail(
-                    "--type: " + KeyStrokeError.noKey(stroke, place: place, keyboard: loaded.name).description,
-                    ExitStatus.badArguments
-                )
-            }
-            for position in taps {
-                do {
-                    try session.tap(position)
-                } catch {
-                    throw fail(error.description, ExitStatus.failure)
+            do {
+                try await session.type(stroke)
+            } catch {
+                switch error {
+                case .noKey:
+                    throw fail("--type: " + KeyStrokeError.noKey(stroke, place: place, keyboard: loaded.name).description, ExitStatus.badArguments)
+                case .tapFailed(let failure):
+                    throw fail(failure.description, ExitStatus.failure)
                 }
-                // A person taps after seeing the result of the previous tap.
-                await session.settle()
             }
         }
         var outputs: [ActionOutput] = []

@@ -22,33 +22,33 @@ struct PipedRepl {
         while let line = readLine(strippingNewline: true) {
             lineNumber += 1
             for (offset, character) in line.enumerated() {
-                guard let layout = session.configuration?.layout,
-                      let taps = KeyPlanner.taps(for: .character(character), layout: layout, state: session.keyboardState)
-                else {
-                    printError("kbhost: line \(lineNumber), character \(offset + 1): "
-                        + "\(session.loadedExtension.name) has no key that types \(String(character).debugDescription)")
+                do {
+                    try await session.type(.character(character))
+                } catch {
+                    switch error {
+                    case .noKey:
+                        printError("kbhost: line \(lineNumber), character \(offset + 1): "
+                            + "\(session.loadedExtension.name) has no key that types \(String(character).debugDescription)")
+                    case .tapFailed(let failure):
+                        printError("kbhost: \(failure.description)")
+                    }
                     failed = true
-                    continue
                 }
-                for position in taps { await tap(position) }
             }
-            if let layout = session.configuration?.layout,
-               let taps = KeyPlanner.taps(for: .key(.return), layout: layout, state: session.keyboardState) {
-                for position in taps { await tap(position) }
-            } else {
-                session.userSubmit()
+            // The return key submits; a keyboard without one, the field itself.
+            do {
+                try await session.type(.key(.return))
+            } catch {
+                switch error {
+                case .noKey:
+                    session.userSubmit()
+                case .tapFailed(let failure):
+                    printError("kbhost: \(failure.description)")
+                    failed = true
+                }
             }
         }
         session.hide()
         return failed ? 1 : 0
-    }
-
-    private func tap(_ position: KeyPosition) async {
-        do {
-            try session.tap(position)
-        } catch {
-            printError("kbhost: \(error.description)")
-        }
-        await session.settle()
     }
 }

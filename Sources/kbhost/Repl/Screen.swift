@@ -55,15 +55,23 @@ final class Screen {
     private func fieldRow(prompt: String, text: String, cursor: Int, width: Int) -> (String, Int) {
         let promptWidth = DisplayWidth.columns(of: prompt)
         let room = max(width - 1 - promptWidth, 4)
+        // Out from the cursor, one Character at a time: as much before it as leaves a column for the
+        // cursor, then as much after as fits. Costs the row's width, not the line's length.
         let characters = Array(text)
         let cursor = min(cursor, characters.count)
-        var start = 0
-        while DisplayWidth.columns(of: String(characters[start..<cursor])) > room - 1 { start += 1 }
+        var start = cursor
+        var before = 0
+        while start > 0, before + DisplayWidth.columns(of: characters[start - 1]) <= room - 1 {
+            start -= 1
+            before += DisplayWidth.columns(of: characters[start])
+        }
         var end = cursor
-        while end < characters.count, DisplayWidth.columns(of: String(characters[start...end])) <= room { end += 1 }
-        let visible = String(characters[start..<end])
-        let column = promptWidth + DisplayWidth.columns(of: String(characters[start..<cursor]))
-        return (style(prompt, "1;36") + visible, column)
+        var used = before
+        while end < characters.count, used + DisplayWidth.columns(of: characters[end]) <= room {
+            used += DisplayWidth.columns(of: characters[end])
+            end += 1
+        }
+        return (style(prompt, "1;36") + String(characters[start..<end]), promptWidth + before)
     }
 
     private static let clearLine = "\u{1B}[K"
