@@ -35,28 +35,30 @@ public final class KeyboardTestHost {
     public convenience init(
         _ controller: KeyboardViewController.Type, id: String? = nil, name: String? = nil,
         document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
-        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked
+        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
+        settings: HostSettings = .none
     ) throws {
         let typeName = String(describing: controller)
         let identifier = id ?? "test.inprocess." + typeName.filter { $0.isLetter || $0.isNumber }
         let descriptor = controller.export(id: identifier, name: name ?? typeName, version: "0.0.0")
         let loaded = try ExtensionLoader.validate(descriptor: descriptor, source: "in-process \(typeName)")
         self.init(loaded, inProcess: true, document: document, cursor: cursor, policy: policy, latency: latency, traits: traits,
-                  licensing: licensing)
+                  licensing: licensing, settings: settings)
     }
 
     /// Hosts the extension built at `path` (`lib<Name>.so`), loaded with the real loader.
     public convenience init(
         extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
-        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked
+        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
+        settings: HostSettings = .none
     ) throws {
         self.init(try ExtensionLoader.load(path: path), inProcess: false, document: document, cursor: cursor,
-                  policy: policy, latency: latency, traits: traits, licensing: licensing)
+                  policy: policy, latency: latency, traits: traits, licensing: licensing, settings: settings)
     }
 
     private init(
         _ loaded: LoadedExtension, inProcess: Bool, document: String, cursor: Int?, policy: ContextPolicy,
-        latency: Duration, traits: TextInputTraits, licensing: Licensing
+        latency: Duration, traits: TextInputTraits, licensing: Licensing, settings: HostSettings
     ) {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
@@ -66,6 +68,7 @@ public final class KeyboardTestHost {
             policy: policy, licensing: licensing, scheduler: scheduler
         )
         session.latency = latency
+        session.settings = settings
         session.onEvent = { [weak self] in self?.log.append($0) }
     }
 
@@ -128,18 +131,21 @@ public final class KeyboardTestHost {
 
     /// Types `keys` as a person would: the taps ``KeyPlanner`` plans for each character (shift for a
     /// capital, a mode key for a digit on another page; named keys in braces, as `kbhost run --type`),
-    /// running the host until idle after each tap.
+    /// running the host until idle after each tap and planning again from what the keyboard shows.
     public func type(_ keys: String) throws {
         for (stroke, place) in try KeyStroke.parse(keys) {
-            guard let layout = session.configuration?.layout,
-                  let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState)
-            else {
-                throw KeyStrokeError.noKey(stroke, place: place, keyboard: session.loadedExtension.name)
-            }
-            for position in taps {
-                try tap(at: position)
+            // One tap at a time, planning again after each, as `KeyboardSession.type(_:)` does.
+            var typed = false
+            for _ in 0..<KeyPlanner.maximumTapsPerStroke where !typed {
+                guard let layout = session.configuration?.layout,
+                      let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState),
+                      let next = taps.first
+                else { break }
+                try tap(at: next)
                 runUntilIdle()
+                typed = taps.count == 1
             }
+            if !typed { throw KeyStrokeError.noKey(stroke, place: place, keyboard: session.loadedExtension.name) }
         }
     }
 

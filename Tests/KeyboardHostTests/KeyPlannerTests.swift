@@ -49,4 +49,16 @@ struct KeyPlannerTests {
             == [position(1, 1, 0), position(0, 1, 0), position(0, 0, 1)])
         #expect(KeyPlanner.taps(for: .character("~"), layout: layout, state: KeyboardState()) == nil)
     }
+
+    @Test func aPageTwoModeKeysAwayIsReachedThroughTheOneBetween() throws {
+        // QWERTY: '#' is on symbols, reached from letters through numbers ("123", then "#+=").
+        let layout = KeyboardLayout.qwerty
+        let taps = try #require(KeyPlanner.taps(for: .character("#"), layout: layout, state: KeyboardState()))
+        #expect(taps.count == 3)
+        #expect(layout.key(at: taps[0])?.code == .modeChange(.numbers))
+        #expect(layout.key(at: taps[1])?.code == .modeChange(.symbols))
+        #expect(layout.key(at: taps[2])?.typedText == "#")
+        // '1' is one mode key away, not two.
+        #expect(KeyPlanner.taps(for: .character("1"), layout: layout, state: KeyboardState())?.count == 2)
+    }
 }

@@ -50,3 +50,31 @@ struct KeyboardRendererTests {
         #expect(DisplayWidth.columns(of: text) == columns)
     }
 }
+
+@Suite("Drawing the keyboard in the configuration's appearance")
+struct AppearanceRendererTests {
+    private let layout = KeyboardLayout(subKeyboards: [
+        SubKeyboard(mode: .letters, rows: [[.input("q"), Key(code: .delete, label: "⌫")]]),
+    ])
+
+    @Test func capitalLabelsUnlessLowerCaseKeysAreShown() {
+        let capitals = KeyboardRenderer(width: 21, colors: false, appearance: Appearance(showsLowercaseKeys: false))
+        #expect(capitals.lines(layout: layout, state: KeyboardState(), highlighted: nil) == ["[   Q    ][   ⌫    ]"])
+        let lower = KeyboardRenderer(width: 21, colors: false, appearance: Appearance())
+        #expect(lower.lines(layout: layout, state: KeyboardState(), highlighted: nil) == ["[   q    ][   ⌫    ]"])
+    }
+
+    @Test func themesChooseTheColours() {
+        let dark = KeyboardRenderer(width: 21, colors: true, appearance: Appearance(theme: .dark))
+            .lines(layout: layout, state: KeyboardState(), highlighted: nil)[0]
+        #expect(dark.hasPrefix("\u{1B}[48;5;238m"))
+        let light = KeyboardRenderer(width: 21, colors: true, appearance: Appearance(theme: .light))
+            .lines(layout: layout, state: KeyboardState(), highlighted: nil)[0]
+        #expect(light.hasPrefix("\u{1B}[48;5;255;38;5;16m"))
+        #expect(light.contains("\u{1B}[48;5;250;38;5;16m"))  // the delete key, a shade darker
+        // Plain draws brackets even on a colour terminal.
+        let plain = KeyboardRenderer(width: 21, colors: true, appearance: Appearance(theme: .plain))
+            .lines(layout: layout, state: KeyboardState(), highlighted: nil)[0]
+        #expect(plain == "[   q    ][   ⌫    ]")
+    }
+}

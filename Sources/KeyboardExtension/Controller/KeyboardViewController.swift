@@ -51,6 +51,8 @@ open class KeyboardViewController {
     }
 
     private var suppressLayoutPush = false
+    /// Whether shift is on because autocapitalization turned it on (`updateAutomaticShift()`).
+    var shiftIsAutomatic = false
 
     /// Cancels the pending reshuffle, if any.
     var cancelRefresh: (@MainActor () -> Void)?
@@ -90,10 +92,23 @@ open class KeyboardViewController {
     /// override it (or called super's): the host reports that as an error.
     var reachedBaseCreateConfiguration = false
 
+    /// What the host's user chose for this extension (license, layout, typing and appearance changes,
+    /// free-form `options`), handed over before ``createConfiguration()``. Empty outside a host.
+    public let hostSettings: HostSettings
+
     public required init() {
         // The bridge hands the host connection over through `HostConnection.pending` because the
         // initializer is the author's to override and takes no arguments, as UIKit's does.
         textDocumentProxy = TextDocumentProxy(host: HostConnection.takePending())
+        hostSettings = HostConnection.takePendingSettings()
+    }
+
+    /// The configuration the keyboard runs with: by default, `own` (what ``createConfiguration()``
+    /// returned) with the host's settings laid over it (``KeyboardConfiguration/applying(_:)``).
+    /// Override to refuse some (a keyboard whose layout must not be replaced, say), or to read
+    /// `settings.options`.
+    open func configuration(applying settings: HostSettings, to own: KeyboardConfiguration) -> KeyboardConfiguration {
+        own.applying(settings)
     }
 
     /// Returns the keyboard's configuration: its layout, license, and options. Every extension must
@@ -138,22 +153,36 @@ open class KeyboardViewController {
     }
 
     /// The user tapped `key`. The default does what the key's code says: input keys, space and return
-    /// insert their text (upper case while shift is on: a one-shot shift then goes off), delete deletes
+    /// insert their text (upper case while shift is on: a one-shot shift then goes off) with the
+    /// configuration's ``TypingOptions`` (text replacements, double-space full stop), delete deletes
     /// backward, shift toggles shift (a second tap while on locks it), a mode key shows its
     /// sub-keyboard, the globe key advances to the next keyboard, and done/collapse dismiss the
     /// keyboard. Override to do more; call `super` for the defaults.
     open func keyTapped(_ key: Key) {
         if let text = key.typedText(shift: keyboardState.shift) {
-            textDocumentProxy.insertText(text)
-            if key.code == .input, keyboardState.shift == .on { keyboardState.shift = .off }
+            insertTyped(text)
+            if key.code == .input, keyboardState.shift == .on {
+                keyboardState.shift = .off
+                shiftIsAutomatic = false
+            }
             return
         }
         switch key.code {
         case .delete: textDocumentProxy.deleteBackward()
-        case .shift: keyboardState.shift = keyboardState.shift == .off ? .on : keyboardState.shift == .on ? .capsLock : .off
+        case .shift:
+            // A shift the keyboard turned on by itself goes off at a tap (as on iOS); otherwise a tap
+            // turns it on, a second locks it, a third turns it off.
+            if shiftIsAutomatic {
+                keyboardState.shift = .off
+            } else {
+                keyboardState.shift = keyboardState.shift == .off ? .on : keyboardState.shift == .on ? .capsLock : .off
+            }
+            shiftIsAutomatic = false
         case .modeChange(let mode):
             if let index = layout.subKeyboard(for: mode) {
                 keyboardState = KeyboardState(subKeyboard: index, shift: .off)
+                shiftIsAutomatic = false
+                updateAutomaticShift()  // back on letters at the start of a sentence: a capital again
             }
         case .nextKeyboard: advanceToNextInputMode()
         case .done, .collapse: dismissKeyboard()

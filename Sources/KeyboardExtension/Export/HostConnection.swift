@@ -9,8 +9,19 @@ import KeyboardModel
 struct HostConnection {
     private let api: kbx_host_api?
 
+    init(api: kbx_host_api?) {
+        self.api = api
+    }
+
     /// Handed from the bridge to `KeyboardViewController.init()`, which takes no arguments.
     static var pending: kbx_host_api?
+    /// The host's settings for the instance being made, handed over the same way.
+    static var pendingSettings = HostSettings.none
+
+    static func takePendingSettings() -> HostSettings {
+        defer { pendingSettings = .none }
+        return pendingSettings
+    }
 
     static func takePending() -> HostConnection {
         defer { pending = nil }

@@ -21,19 +21,29 @@ enum InstanceBridge {
             identifier: identifier,
             name: name,
             version: version,
-            create_instance: { descriptor, api, _, _ in
-                // Settings (the JSON object) are read by the configuration work (issue 6); a v1 host
-                // always sends one.
+            create_instance: { descriptor, api, settingsJSON, settingsLength in
                 guard let descriptor, let api, let type = ExportRegistry.controllerType(for: descriptor),
                       HostConnection.isCompatible(api)
                 else { return nil }
                 nonisolated(unsafe) let hostAPI = api.pointee
-                let address = InstanceBridge.onMain { () -> UInt in
+                let settingsBytes = settingsJSON.map {
+                    Array(UnsafeRawBufferPointer(start: UnsafeRawPointer($0), count: settingsLength))
+                } ?? Array("{}".utf8)
+                let address = InstanceBridge.onMain { () -> UInt? in
+                    let settings: HostSettings
+                    do {
+                        settings = try JSONDecoder().decode(HostSettings.self, from: Data(settingsBytes))
+                    } catch {
+                        // A host that sends settings this SDK cannot read gets no instance, and is told why.
+                        HostConnection(api: hostAPI).reportError("host settings: \(DecodingProblem(error))")
+                        return nil
+                    }
                     HostConnection.pending = hostAPI
+                    HostConnection.pendingSettings = settings
                     let controller = type.init()
                     return UInt(bitPattern: Unmanaged.passRetained(controller).toOpaque())
                 }
-                return OpaquePointer(bitPattern: address)
+                return address.flatMap { OpaquePointer(bitPattern: $0) }
             },
             destroy_instance: { instance in
                 InstanceBridge.withController(instance) { _, retained in retained.release() }
@@ -49,7 +59,9 @@ enum InstanceBridge {
                 InstanceBridge.withController(instance) { controller, _ in
                     switch Int(event) {
                     case KBX_VIEW_DID_LOAD: controller.viewDidLoad()
-                    case KBX_VIEW_WILL_APPEAR: controller.viewWillAppear()
+                    case KBX_VIEW_WILL_APPEAR:
+                        controller.viewWillAppear()
+                        controller.updateAutomaticShift()
                     case KBX_VIEW_DID_APPEAR: controller.viewDidAppear()
                     case KBX_VIEW_WILL_DISAPPEAR: controller.viewWillDisappear()
                     case KBX_VIEW_DID_DISAPPEAR: controller.viewDidDisappear()
@@ -61,9 +73,13 @@ enum InstanceBridge {
                 InstanceBridge.withController(instance) { controller, _ in
                     switch Int(event) {
                     case KBX_TEXT_WILL_CHANGE: controller.textWillChange()
-                    case KBX_TEXT_DID_CHANGE: controller.textDidChange()
+                    case KBX_TEXT_DID_CHANGE:
+                        controller.textDidChange()
+                        controller.updateAutomaticShift()
                     case KBX_SELECTION_WILL_CHANGE: controller.selectionWillChange()
-                    case KBX_SELECTION_DID_CHANGE: controller.selectionDidChange()
+                    case KBX_SELECTION_DID_CHANGE:
+                        controller.selectionDidChange()
+                        controller.updateAutomaticShift()
                     default: break
                     }
                 }
@@ -124,13 +140,14 @@ enum InstanceBridge {
         _ controller: KeyboardViewController, sink: kbx_configuration_sink, context: UnsafeMutableRawPointer?
     ) -> kbx_status {
         controller.reachedBaseCreateConfiguration = false
-        let configuration = controller.createConfiguration()
+        let own = controller.createConfiguration()
         if controller.reachedBaseCreateConfiguration {
             controller.reportError(
                 "\(type(of: controller)) must override createConfiguration() and must not call super's"
             )
             return kbx_status(KBX_STATUS_NOT_CONFIGURED)
         }
+        let configuration = controller.configuration(applying: controller.hostSettings, to: own)
         // Shuffled afresh for this appearance (each appearance is a new controller); the host gets
         // the shuffled keys, and the controller resolves key events against the same.
         var shown = configuration

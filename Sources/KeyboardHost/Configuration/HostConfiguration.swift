@@ -1,11 +1,13 @@
 import Foundation
 
-/// The host's settings file (`kbhost.json`): which license issuers it trusts, and whether it loads
-/// unlicensed extensions. JSON; unknown keys are errors (a typo must not silently drop a setting), and
+/// The host's settings file (`kbhost.json`): which license issuers it trusts, whether it loads
+/// unlicensed extensions, and the extensions to load with the user's settings for each
+/// (``ExtensionEntry``). JSON; unknown keys are errors (a typo must not silently drop a setting), and
 /// every error names the file, the field and what was expected.
 ///
 /// ```json
-/// { "trustedIssuers": ["samples/SampleIssuer/sample-issuer.public.json"] }
+/// { "trustedIssuers": ["samples/SampleIssuer/sample-issuer.public.json"],
+///   "extensions": [{ "path": ".build/debug/libHelloKeyboard.so", "typing": { "autocapitalization": true } }] }
 /// ```
 /// Paths are relative to the file's folder.
 public struct HostConfiguration: Sendable {
@@ -13,10 +15,18 @@ public struct HostConfiguration: Sendable {
     public var trustedIssuerFiles: [String] = []
     /// Load extensions without checking their licenses (development only).
     public var allowUnlicensed = false
+    /// The extensions to load (those with a path) and the settings for each.
+    public var extensions: [ExtensionEntry] = []
 
-    public init(trustedIssuerFiles: [String] = [], allowUnlicensed: Bool = false) {
+    public init(trustedIssuerFiles: [String] = [], allowUnlicensed: Bool = false, extensions: [ExtensionEntry] = []) {
         self.trustedIssuerFiles = trustedIssuerFiles
         self.allowUnlicensed = allowUnlicensed
+        self.extensions = extensions
+    }
+
+    /// The settings for `loaded`: those of the first entry for it, or none.
+    public func settings(for loaded: LoadedExtension) -> HostSettings {
+        extensions.first { $0.matches(loaded) }?.settings ?? .none
     }
 
     /// The file looked for in the working directory when none is named.
@@ -35,11 +45,18 @@ public struct HostConfiguration: Sendable {
             throw .invalid(path: path, problem: DecodingProblem(error).description)
         }
         let folder = URL(fileURLWithPath: path).deletingLastPathComponent()
+        var extensions: [ExtensionEntry] = []
+        for (index, entry) in (file.extensions ?? []).enumerated() {
+            do {
+                extensions.append(try entry.resolved(relativeTo: folder, field: "extensions[\(index)]"))
+            } catch {
+                throw .invalid(path: path, problem: error.description)
+            }
+        }
         return HostConfiguration(
-            trustedIssuerFiles: (file.trustedIssuers ?? []).map {
-                $0.hasPrefix("/") ? $0 : folder.appendingPathComponent($0).standardized.path
-            },
-            allowUnlicensed: file.allowUnlicensed ?? false
+            trustedIssuerFiles: (file.trustedIssuers ?? []).map { absolute($0, relativeTo: folder) },
+            allowUnlicensed: file.allowUnlicensed ?? false,
+            extensions: extensions
         )
     }
 
@@ -47,27 +64,16 @@ public struct HostConfiguration: Sendable {
     private struct File: Decodable {
         var trustedIssuers: [String]?
         var allowUnlicensed: Bool?
+        var extensions: [ExtensionEntryFile]?
 
-        private enum Keys: String, CodingKey, CaseIterable { case trustedIssuers, allowUnlicensed }
-
-        private struct AnyKey: CodingKey {
-            var stringValue: String
-            var intValue: Int? { nil }
-            init(stringValue: String) { self.stringValue = stringValue }
-            init?(intValue: Int) { nil }
-        }
+        private enum CodingKeys: String, CodingKey, CaseIterable { case trustedIssuers, allowUnlicensed, extensions }
 
         init(from decoder: any Decoder) throws {
-            let all = try decoder.container(keyedBy: AnyKey.self)
-            if let unknown = all.allKeys.first(where: { Keys(rawValue: $0.stringValue) == nil }) {
-                throw DecodingError.dataCorruptedError(
-                    forKey: unknown, in: all,
-                    debugDescription: "unknown setting (expected \(Keys.allCases.map(\.rawValue).joined(separator: " or ")))"
-                )
-            }
-            let container = try decoder.container(keyedBy: Keys.self)
+            try decoder.refuseUnknownKeys(CodingKeys.self)
+            let container = try decoder.container(keyedBy: CodingKeys.self)
             trustedIssuers = try container.decodeIfPresent([String].self, forKey: .trustedIssuers)
             allowUnlicensed = try container.decodeIfPresent(Bool.self, forKey: .allowUnlicensed)
+            extensions = try container.decodeIfPresent([ExtensionEntryFile].self, forKey: .extensions)
         }
     }
 

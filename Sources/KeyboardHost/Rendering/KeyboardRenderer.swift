@@ -3,16 +3,21 @@ import KeyboardModel
 /// Draws a keyboard as lines of terminal text: each row of keys across `width` columns, each key as
 /// wide as its weight says, the shift state on the labels, and the last key tapped highlighted.
 ///
-/// With `colors`, keys are drawn on a background (ANSI SGR); without, in brackets, so the layout reads
-/// the same in plain text (a pipe, a `TERM=dumb` terminal, `NO_COLOR`).
+/// With `colors`, keys are drawn on a background (ANSI SGR) in the configuration's ``Appearance/Theme``;
+/// without (or with the `plain` theme), in brackets, so the layout reads the same in plain text (a pipe,
+/// a `TERM=dumb` terminal, `NO_COLOR`).
 public struct KeyboardRenderer: Sendable {
     public var width: Int
     public var colors: Bool
+    public var appearance: Appearance
 
-    public init(width: Int, colors: Bool) {
+    public init(width: Int, colors: Bool, appearance: Appearance = Appearance()) {
         self.width = width
         self.colors = colors
+        self.appearance = appearance
     }
+
+    private var drawsColors: Bool { colors && appearance.theme != .plain }
 
     /// The lines for sub-keyboard `state.subKeyboard` of `layout`.
     public func lines(layout: KeyboardLayout, state: KeyboardState, highlighted: KeyPosition?) -> [String] {
@@ -49,10 +54,11 @@ public struct KeyboardRenderer: Sendable {
         return line
     }
 
-    /// The text on a key: an input key's label in upper case under shift; the shift key shows its state.
+    /// The text on a key: an input key's label in upper case under shift (always, unless the appearance
+    /// shows lower-case keys); the shift key shows its state.
     func label(_ key: Key, shift: ShiftState) -> String {
         switch key.code {
-        case .input where shift != .off: key.label.uppercased()
+        case .input where shift != .off || !appearance.showsLowercaseKeys: key.label.uppercased()
         case .shift where shift == .on: key.label + "•"
         case .shift where shift == .capsLock: key.label + "⇪"
         default: key.label
@@ -60,12 +66,19 @@ public struct KeyboardRenderer: Sendable {
     }
 
     private func cell(_ label: String, width: Int, code: KeyCode, lit: Bool) -> String {
-        let inner = colors ? width - 1 : width - 2
+        let inner = drawsColors ? width - 1 : width - 2
         let text = DisplayWidth.prefix(of: label, fitting: max(inner, 1))
         let padding = max(inner - DisplayWidth.columns(of: text), 0)
         let centred = String(repeating: " ", count: padding / 2) + text + String(repeating: " ", count: padding - padding / 2)
-        guard colors else { return lit ? "<\(centred)>" : "[\(centred)]" }
-        let background = lit ? "\u{1B}[7m" : code == .input ? "\u{1B}[48;5;238m" : "\u{1B}[48;5;236m"
-        return background + centred + "\u{1B}[0m "
+        guard drawsColors else { return lit ? "<\(centred)>" : "[\(centred)]" }
+        // 256-colour greys: input keys a step lighter (dark theme) or brighter (light) than the others.
+        let style = switch (lit, appearance.theme, code == .input) {
+        case (true, _, _): "\u{1B}[7m"
+        case (false, .light, true): "\u{1B}[48;5;255;38;5;16m"
+        case (false, .light, false): "\u{1B}[48;5;250;38;5;16m"
+        case (false, _, true): "\u{1B}[48;5;238m"
+        case (false, _, false): "\u{1B}[48;5;236m"
+        }
+        return style + centred + "\u{1B}[0m "
     }
 }

@@ -47,6 +47,9 @@ public final class KeyboardSession {
     public var onSubmit: ((String) -> Void)?
     /// The sub-keyboard the extension shows and its shift state.
     public private(set) var keyboardState = KeyboardState()
+    /// What the user chose for this extension (license, layout, typing, appearance, options), handed to
+    /// each new instance before it is asked for its configuration. Takes effect at the next ``show()``.
+    public var settings: HostSettings = .none
 
     let scheduler: any HostScheduler
     var instance: Instance?
@@ -106,8 +109,8 @@ public final class KeyboardSession {
         let errorsBefore = reportedErrors.count
         var latestError: String? { reportedErrors.count > errorsBefore ? reportedErrors.last : nil }
 
-        let settings = "{}"
-        let created = withBorrowedString(settings) { settings in
+        let settingsJSON = (try? JSONEncoder().encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let created = withBorrowedString(settingsJSON) { settings in
             descriptor.create_instance(loadedExtension.descriptor, api, settings.bytes, settings.length)
         }
         guard let handle = created else {

@@ -6,15 +6,20 @@ import KeyboardModel
 ///    standard pad (``PhysicalKeyMap``);
 /// 2. otherwise the key on the shown sub-keyboard that types the character, or has the named code;
 /// 3. a letter in the other case: shift (tapped until it is in the state that types it), then the key;
-/// 4. a key on another sub-keyboard: the shown one's mode key to it, then the key.
+/// 4. a key on another sub-keyboard: the mode keys that lead there (fewest taps), then the key.
 public enum KeyPlanner {
+    /// Taps a host makes for one stroke before it gives up: a keyboard that keeps changing under the
+    /// plan (a shift that will not stay off) must not keep it tapping forever.
+    public static let maximumTapsPerStroke = 6
+
     /// The taps, or `nil` when the keyboard cannot type the stroke from here.
     public static func taps(for stroke: KeyStroke, layout: KeyboardLayout, state: KeyboardState) -> [KeyPosition]? {
-        taps(for: stroke, layout: layout, state: state, changingMode: true)
+        taps(for: stroke, layout: layout, state: state, visited: [])
     }
 
+    /// `visited`: sub-keyboards the plan has passed through, so mode keys never go round in a circle.
     private static func taps(
-        for stroke: KeyStroke, layout: KeyboardLayout, state: KeyboardState, changingMode: Bool
+        for stroke: KeyStroke, layout: KeyboardLayout, state: KeyboardState, visited: Set<Int>
     ) -> [KeyPosition]? {
         let current = state.subKeyboard
         guard layout.subKeyboards.indices.contains(current) else { return nil }
@@ -36,14 +41,17 @@ public enum KeyPlanner {
                 if let position = find(stroke, on: current, layout, shift: shift) { return presses + [position] }
             }
         }
-        guard changingMode else { return nil }
-        for (index, keyboard) in layout.subKeyboards.enumerated() where index != current {
+        // Through mode keys, shortest first: a page one mode key away before one two away (QWERTY's
+        // symbols are reached from letters through numbers).
+        let seen = visited.union([current])
+        var best: [KeyPosition]?
+        for (index, keyboard) in layout.subKeyboards.enumerated() where !seen.contains(index) {
             guard let modeKey = find(.key(.modeChange(keyboard.mode)), on: current, layout, shift: state.shift),
-                  let rest = taps(for: stroke, layout: layout, state: KeyboardState(subKeyboard: index), changingMode: false)
+                  let rest = taps(for: stroke, layout: layout, state: KeyboardState(subKeyboard: index), visited: seen)
             else { continue }
-            return [modeKey] + rest
+            if best == nil || rest.count + 1 < best!.count { best = [modeKey] + rest }
         }
-        return nil
+        return best
     }
 
     private static func find(_ stroke: KeyStroke, on subKeyboard: Int, _ layout: KeyboardLayout, shift: ShiftState) -> KeyPosition? {

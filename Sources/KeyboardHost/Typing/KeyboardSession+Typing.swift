@@ -7,20 +7,24 @@ extension KeyboardSession {
         case tapFailed(SessionError)
     }
 
-    /// Types one stroke: the taps ``KeyPlanner`` plans on the keyboard as it is now (shift for a
-    /// capital, a mode key for another page), waiting after each for the host to apply what the
-    /// keyboard posted — a person taps after seeing the result of the previous tap.
+    /// Types one stroke as a person would: the first of the taps ``KeyPlanner`` plans on the keyboard
+    /// as it is now (shift for a capital, a mode key for another page), then waits for the host to apply
+    /// what the keyboard posted and plans again from what the keyboard shows then — a person looks
+    /// before the next tap, and a keyboard may change its state by itself (automatic shift).
     public func type(_ stroke: KeyStroke) async throws(TypingFailure) {
-        guard let layout = configuration?.layout,
-              let taps = KeyPlanner.taps(for: stroke, layout: layout, state: keyboardState)
-        else { throw .noKey }
-        for position in taps {
+        for _ in 0..<KeyPlanner.maximumTapsPerStroke {
+            guard let layout = configuration?.layout,
+                  let taps = KeyPlanner.taps(for: stroke, layout: layout, state: keyboardState),
+                  let next = taps.first
+            else { throw .noKey }
             do {
-                try tap(position)
+                try tap(next)
             } catch {
                 throw .tapFailed(error)
             }
             await settle()
+            if taps.count == 1 { return }
         }
+        throw .noKey
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// What an extension answers when the host asks for its configuration
 /// (`KeyboardViewController.createConfiguration()`), as in Fleksy's SDK.
 ///
@@ -16,20 +18,46 @@ public struct KeyboardConfiguration: Codable, Hashable, Sendable {
     /// Seconds after which a shuffled layout is shuffled again while the keyboard is shown (it is also
     /// shuffled on every appearance); 0: never. Default 5 minutes.
     public var layoutRefreshInterval: Double
+    /// Autocapitalization, autocorrection, key feedback…
+    public var typing: TypingOptions
+    /// How the host draws the keys.
+    public var appearance: Appearance
 
     public init(
         license: LicenseConfiguration? = nil, layout: KeyboardLayout, requestsSecureEntry: Bool = false,
-        inputType: InputType = .text, layoutRefreshInterval: Double = 300
+        inputType: InputType = .text, layoutRefreshInterval: Double = 300, typing: TypingOptions = TypingOptions(),
+        appearance: Appearance = Appearance()
     ) {
         self.license = license
         self.layout = layout
         self.requestsSecureEntry = requestsSecureEntry
         self.inputType = inputType
         self.layoutRefreshInterval = layoutRefreshInterval
+        self.typing = typing
+        self.appearance = appearance
+    }
+
+    /// The host's settings laid over this configuration: the user's license and layout replace the
+    /// extension's own; `typing` and `appearance` change the fields they name. A partial object that
+    /// does not decode leaves its part as it was (the host checked it when it read its file).
+    public func applying(_ settings: HostSettings) -> KeyboardConfiguration {
+        var result = self
+        if let license = settings.license { result.license = license }
+        if let layout = settings.layout { result.layout = layout }
+        if let typing = settings.typing, let merged = try? Self.merge(self.typing, typing) { result.typing = merged }
+        if let appearance = settings.appearance, let merged = try? Self.merge(self.appearance, appearance) {
+            result.appearance = merged
+        }
+        return result
+    }
+
+    private static func merge<T: Codable>(_ value: T, _ overrides: JSONValue) throws -> T {
+        let current = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
+        return try JSONValueDecoding.decode(T.self, from: current.merging(overrides))
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case license, layout, requestsSecureEntry, inputType, layoutRefreshInterval
+        case license, layout, requestsSecureEntry, inputType, layoutRefreshInterval, typing, appearance
     }
 
     public init(from decoder: any Decoder) throws {
@@ -40,6 +68,8 @@ public struct KeyboardConfiguration: Codable, Hashable, Sendable {
         requestsSecureEntry = try container.decodeIfPresent(Bool.self, forKey: .requestsSecureEntry) ?? false
         inputType = try container.decodeIfPresent(InputType.self, forKey: .inputType) ?? .text
         layoutRefreshInterval = try container.decodeIfPresent(Double.self, forKey: .layoutRefreshInterval) ?? 300
+        typing = try container.decodeIfPresent(TypingOptions.self, forKey: .typing) ?? TypingOptions()
+        appearance = try container.decodeIfPresent(Appearance.self, forKey: .appearance) ?? Appearance()
         guard layoutRefreshInterval.isFinite, layoutRefreshInterval >= 0 else {
             throw DecodingError.dataCorruptedError(forKey: .layoutRefreshInterval, in: container, debugDescription: "expected seconds, 0 or more")
         }

@@ -9,7 +9,7 @@ struct AnyCodingKey: CodingKey {
 
 extension Decoder {
     /// Throws if the object being decoded has a key not among `known`.
-    func refuseUnknownKeys<Keys: CodingKey & CaseIterable>(_ known: Keys.Type) throws {
+    package func refuseUnknownKeys<Keys: CodingKey & CaseIterable>(_ known: Keys.Type) throws {
         let container = try container(keyedBy: AnyCodingKey.self)
         let names = Set(Keys.allCases.map(\.stringValue))
         if let unknown = container.allKeys.first(where: { !names.contains($0.stringValue) }) {

@@ -32,6 +32,9 @@ extension KeyboardLayout {
         ], tapByPosition: true, horizontalGap: 0.1, verticalGap: 0.1),
     ], secure: true)
 
+    /// The built-in layouts by the names a host's settings use (`"layout": "qwerty"`).
+    public static let builtIn: [String: KeyboardLayout] = ["qwerty": .qwerty, "numericPad": .numericPad]
+
     private static func inputs(_ characters: String, firstPadding: Double = 0) -> [Key] {
         characters.enumerated().map { index, character in
             Key(code: .input, label: String(character), leftPadding: index == 0 ? firstPadding : 0)

@@ -114,15 +114,10 @@ struct LicenseCommand: ParsableCommand {
                 }
             }
             let configuration: LicenseConfiguration
-            switch FileContents.read(license) {
-            case .failure(let problem):
-                throw fail("--license: '\(license)': \(problem)", ExitStatus.badArguments)
-            case .success(let data):
-                do {
-                    configuration = try JSONDecoder().decode(LicenseConfiguration.self, from: data)
-                } catch {
-                    throw fail("--license: '\(license)': \(DecodingProblem(error))", ExitStatus.badArguments)
-                }
+            do {
+                configuration = try LicenseConfiguration.read(license)
+            } catch {
+                throw fail("--license: \(error.description)", ExitStatus.badArguments)
             }
             var day = Date()
             if let on {

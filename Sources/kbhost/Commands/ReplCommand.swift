@@ -22,8 +22,8 @@ struct ReplCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Extensions to load (lib<Name>.so); C-x n cycles through them.")
-    var paths: [String]
+    @Argument(help: "Extensions to load (lib<Name>.so); C-x n cycles through them. Default: those the configuration lists.")
+    var paths: [String] = []
 
     @OptionGroup var host: HostOptions
 
@@ -39,10 +39,6 @@ struct ReplCommand: AsyncParsableCommand {
     @Flag(help: "No colours (also when NO_COLOR is set or TERM is dumb).")
     var noColor = false
 
-    func validate() throws {
-        if paths.isEmpty { throw ValidationError("give at least one extension to load") }
-    }
-
     func run() async throws {
         try await MainActor.run { try start() }
         // The main queue runs the REPL from here; it exits the process itself.
@@ -51,7 +47,11 @@ struct ReplCommand: AsyncParsableCommand {
 
     @MainActor
     private func start() throws {
-        let licensing = try host.licensing()
+        let setup = try host.setup()
+        let paths = self.paths.isEmpty ? setup.configuredPaths : self.paths
+        if paths.isEmpty {
+            throw fail("give at least one extension to load, or list some under \"extensions\" in the configuration", ExitStatus.badArguments)
+        }
         var loaded: [LoadedExtension] = []
         for path in paths {
             do {
@@ -65,7 +65,8 @@ struct ReplCommand: AsyncParsableCommand {
 
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if !interactive {
-            let session = KeyboardSession(extension: loaded[0], textField: TextField(text: text), policy: host.policy, licensing: licensing)
+            let session = KeyboardSession(extension: loaded[0], textField: TextField(text: text), policy: host.policy, licensing: setup.licensing)
+            session.settings = setup.settings(for: loaded[0])
             session.latency = .milliseconds(host.latency)
             do {
                 try session.show()
@@ -84,7 +85,7 @@ struct ReplCommand: AsyncParsableCommand {
         let repl = Repl(
             extensions: loaded,
             options: .init(
-                policy: host.policy, latency: .milliseconds(host.latency), licensing: licensing, secure: secure,
+                policy: host.policy, latency: .milliseconds(host.latency), setup: setup, secure: secure,
                 showKeyboard: !hideKeyboard, colors: colors
             ),
             document: text

@@ -68,7 +68,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let result = try await BatchRun(
             path: path, keys: keys, seed: try seedText(), cursor: cursor, policy: host.policy,
-            latency: .milliseconds(host.latency), licensing: try host.licensing(), actions: actions, textLimit: textLimit
+            latency: .milliseconds(host.latency), setup: try host.setup(), actions: actions, textLimit: textLimit
         ).perform()
         print(try JSONOutput.encode(result))
         if result.actions.contains(where: { !$0.succeeded }) { throw ExitStatus.failure }
@@ -92,7 +92,7 @@ struct BatchRun {
     let cursor: Int?
     let policy: ContextPolicy
     let latency: Duration
-    let licensing: Licensing
+    let setup: HostSetup
     let actions: [HostCommand]
     let textLimit: Int
 
@@ -154,8 +154,9 @@ struct BatchRun {
             throw fail(error.description, ExitStatus.loadFailure)
         }
         let session = KeyboardSession(
-            extension: loaded, textField: TextField(text: seed, cursor: cursor), policy: policy, licensing: licensing
+            extension: loaded, textField: TextField(text: seed, cursor: cursor), policy: policy, licensing: setup.licensing
         )
+        session.settings = setup.settings(for: loaded)
         session.latency = latency
         session.onError = { printError("kbhost: \(loaded.name): \($0)") }
         do {

@@ -12,7 +12,7 @@ final class Repl {
     struct Options {
         var policy: ContextPolicy
         var latency: Duration
-        var licensing: Licensing
+        var setup: HostSetup
         var secure: Bool
         var showKeyboard: Bool
         var colors: Bool
@@ -44,8 +44,10 @@ final class Repl {
         self.options = options
         screen = Screen(colors: options.colors)
         session = KeyboardSession(
-            extension: extensions[0], textField: TextField(text: document), policy: options.policy, licensing: options.licensing
+            extension: extensions[0], textField: TextField(text: document), policy: options.policy,
+            licensing: options.setup.licensing
         )
+        session.settings = options.setup.settings(for: extensions[0])
         configure(session)
     }
 
@@ -85,29 +87,36 @@ final class Repl {
 
     /// A printable key: the taps that type it on the keyboard as it is now.
     func type(_ character: Character) {
-        guard let layout = session.configuration?.layout,
-              let taps = KeyPlanner.taps(for: .character(character), layout: layout, state: session.keyboardState)
-        else {
+        if !tapPlanned(.character(character)) {
             message = "\(session.loadedExtension.name) has no key for \(String(character).debugDescription)"
             redraw()
-            return
         }
-        taps.forEach(tap)
     }
 
     /// A key by what it does (delete, return, …); `false` if the keyboard has none.
     @discardableResult
     func tap(_ code: KeyCode) -> Bool {
-        guard let layout = session.configuration?.layout,
-              let taps = KeyPlanner.taps(for: .key(code), layout: layout, state: session.keyboardState)
-        else { return false }
-        taps.forEach(tap)
-        return true
+        tapPlanned(.key(code))
+    }
+
+    /// Taps what types `stroke`, one tap at a time, planning again after each from the keyboard's state
+    /// (which a tap changes at once: shift, mode keys). `false` if there is no way to type it.
+    private func tapPlanned(_ stroke: KeyStroke) -> Bool {
+        for _ in 0..<KeyPlanner.maximumTapsPerStroke {
+            guard let layout = session.configuration?.layout,
+                  let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState),
+                  let next = taps.first
+            else { return false }
+            tap(next)
+            if taps.count == 1 { return true }
+        }
+        return false
     }
 
     private func tap(_ position: KeyPosition) {
         lastKey = position
         message = nil
+        if session.configuration?.typing.keyFeedback.sound == true { screen.bell() }
         do {
             try session.tap(position)
         } catch {
@@ -146,8 +155,10 @@ final class Repl {
         }
         let next = (active + 1) % extensions.count
         let candidate = KeyboardSession(
-            extension: extensions[next], textField: session.textField, policy: session.policy, licensing: options.licensing
+            extension: extensions[next], textField: session.textField, policy: session.policy,
+            licensing: options.setup.licensing
         )
+        candidate.settings = options.setup.settings(for: extensions[next])
         configure(candidate)
         session.hide()
         do {
@@ -183,8 +194,10 @@ final class Repl {
     private func rowsBelow() -> [String] {
         var rows = [statusRow()]
         if options.showKeyboard, let layout = session.configuration?.layout {
-            let renderer = KeyboardRenderer(width: screen.width, colors: options.colors)
-            rows += renderer.lines(layout: layout, state: session.keyboardState, highlighted: lastKey)
+            let appearance = session.configuration?.appearance ?? Appearance()
+            let renderer = KeyboardRenderer(width: screen.width, colors: options.colors, appearance: appearance)
+            let highlightsKey = session.configuration?.typing.keyFeedback.highlight ?? true
+            rows += renderer.lines(layout: layout, state: session.keyboardState, highlighted: highlightsKey ? lastKey : nil)
         }
         return rows
     }
@@ -196,7 +209,7 @@ final class Repl {
         if state.shift != .off { parts.append(state.shift == .on ? "shift" : "caps lock") }
         parts.append(session.policy.description)
         if isSecure { parts.append("secure") }
-        if case .notChecked = options.licensing { parts.append("LICENSES NOT CHECKED") }
+        if case .notChecked = options.setup.licensing { parts.append("LICENSES NOT CHECKED") }
         var row = parts.joined(separator: " · ")
         if let running {
             row += " │ \(running.command)… \(running.snapshots) round trips"

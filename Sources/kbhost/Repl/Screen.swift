@@ -74,6 +74,11 @@ final class Screen {
         return (style(prompt, "1;36") + String(characters[start..<end]), promptWidth + before)
     }
 
+    /// The terminal's bell: the key click of a keyboard whose key feedback has sound.
+    func bell() {
+        write("\u{07}")
+    }
+
     private static let clearLine = "\u{1B}[K"
     private static let clearBelow = "\u{1B}[J"
 

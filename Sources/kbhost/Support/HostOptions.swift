@@ -2,10 +2,11 @@ import ArgumentParser
 import Foundation
 import KeyboardHost
 
-/// What `run` and `repl` share: how the host treats extensions (licenses, context policy, latency).
+/// What `run` and `repl` share: how the host treats extensions (configuration, licenses, settings,
+/// context policy, latency).
 struct HostOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
-        "The host configuration (trusted issuers); default: ./\(HostConfiguration.defaultFileName) if there is one.",
+        "The host configuration (trusted issuers, extensions and their settings); default: ./\(HostConfiguration.defaultFileName) if there is one.",
         valueName: "file"
     ))
     var config: String?
@@ -24,13 +25,31 @@ struct HostOptions: ParsableArguments {
     ))
     var latency: Int = 0
 
+    @Option(help: ArgumentHelp(
+        "Hand the extensions this license file (as `kbhost license issue` prints) in place of their own.",
+        valueName: "file"
+    ))
+    var license: String?
+
+    @Option(help: ArgumentHelp(
+        "Hand the extensions this layout in place of their own: \(KeyboardLayout.builtIn.keys.sorted().joined(separator: ", ")) or a layout JSON file.",
+        valueName: "name|file"
+    ))
+    var layout: String?
+
+    @Option(name: .customLong("set"), help: ArgumentHelp(
+        "Change one setting the extensions are handed: typing.FIELD=VALUE, appearance.FIELD=VALUE or options.NAME=VALUE (repeatable).",
+        valueName: "setting"
+    ))
+    var assignments: [String] = []
+
     func validate() throws {
         if latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
     }
 
-    /// How sessions check licenses: the configuration's and --trust's issuers, unless unlicensed
-    /// extensions are allowed (said loudly on standard error).
-    func licensing() throws -> Licensing {
+    /// Reads the configuration file and the flags: how licenses are checked and what each extension is
+    /// handed. Every problem is one line naming the file or flag; the exit status is 64.
+    func setup() throws -> HostSetup {
         var configuration = HostConfiguration()
         let path = config ?? (FileManager.default.fileExists(atPath: HostConfiguration.defaultFileName) ? HostConfiguration.defaultFileName : nil)
         if let path {
@@ -40,15 +59,50 @@ struct HostOptions: ParsableArguments {
                 throw fail(error.description, ExitStatus.badArguments)
             }
         }
+        var flags: HostSettings
+        do {
+            let parsed = try assignments.map { text throws(SettingAssignmentError) in try SettingAssignment(text) }
+            flags = try SettingAssignment.settings(parsed)
+            let files = try HostSettings.resolving(
+                license: license, licenseField: "--license", layout: layout, layoutField: "--layout",
+                relativeTo: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)
+            )
+            flags.license = files.license
+            flags.layout = files.layout
+        } catch let error as SettingAssignmentError {
+            throw fail(error.description, ExitStatus.badArguments)
+        } catch let error as SettingsFileError {
+            throw fail(error.description, ExitStatus.badArguments)
+        }
+
+        let licensing: Licensing
         if allowUnlicensed || configuration.allowUnlicensed {
             printError("kbhost: warning: licenses are not checked (\(allowUnlicensed ? "--allow-unlicensed" : "allowUnlicensed in \(path ?? "")")): for development only")
-            return .notChecked
+            licensing = .notChecked
+        } else {
+            configuration.trustedIssuerFiles += trust
+            do {
+                licensing = .required(try configuration.verifier())
+            } catch {
+                throw fail("trusted issuer: \(error.description)", ExitStatus.badArguments)
+            }
         }
-        configuration.trustedIssuerFiles += trust
-        do {
-            return .required(try configuration.verifier())
-        } catch {
-            throw fail("trusted issuer: \(error.description)", ExitStatus.badArguments)
-        }
+        return HostSetup(licensing: licensing, configuration: configuration, flags: flags)
     }
+}
+
+/// The host's configuration with the flags read: what `run` and `repl` start from.
+struct HostSetup {
+    let licensing: Licensing
+    let configuration: HostConfiguration
+    /// The settings given by flags; they apply to every extension of the run, over the file's.
+    let flags: HostSettings
+
+    /// What `loaded` is handed: its entry's settings in the configuration, with the flags over them.
+    func settings(for loaded: LoadedExtension) -> HostSettings {
+        configuration.settings(for: loaded).overlaid(with: flags)
+    }
+
+    /// The extensions the configuration lists with a path, to load when none is named.
+    var configuredPaths: [String] { configuration.extensions.compactMap(\.path) }
 }

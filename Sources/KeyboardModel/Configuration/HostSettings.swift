@@ -1,0 +1,91 @@
+import Foundation
+
+/// What the host hands an extension before it asks for its configuration: the user's choices for this
+/// extension on this machine, from the host's configuration file and flags (`kbhost.json`'s
+/// `extensions`, `--license`, `--layout`, `--set`).
+///
+/// It crosses the C boundary as the JSON object `create_instance` receives. The SDK lays it over what
+/// `createConfiguration()` returns (``KeyboardConfiguration/applying(_:)``): a license or layout given
+/// here replaces the extension's own, `typing` and `appearance` change only the fields they name, and
+/// `options` are the extension's to read.
+public struct HostSettings: Codable, Hashable, Sendable {
+    /// The license the user installed for this extension.
+    public var license: LicenseConfiguration?
+    /// The layout the user chose (a built-in one by name, or a file, resolved by the host).
+    public var layout: KeyboardLayout?
+    /// Fields of ``TypingOptions`` to change, as a JSON object (`{"autocapitalization": true}`).
+    public var typing: JSONValue?
+    /// Fields of ``Appearance`` to change, as a JSON object (`{"theme": "light"}`).
+    public var appearance: JSONValue?
+    /// Anything else, for the extension to interpret (`{"vibrate": false, "language": "fr"}`).
+    public var options: [String: JSONValue]
+
+    public init(
+        license: LicenseConfiguration? = nil, layout: KeyboardLayout? = nil, typing: JSONValue? = nil,
+        appearance: JSONValue? = nil, options: [String: JSONValue] = [:]
+    ) {
+        self.license = license
+        self.layout = layout
+        self.typing = typing
+        self.appearance = appearance
+        self.options = options
+    }
+
+    /// No settings: `{}`.
+    public static let none = HostSettings()
+
+    public var isEmpty: Bool { self == .none }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case license, layout, typing, appearance, options }
+
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        license = try container.decodeIfPresent(LicenseConfiguration.self, forKey: .license)
+        layout = try container.decodeIfPresent(KeyboardLayout.self, forKey: .layout)
+        typing = try container.decodeIfPresent(JSONValue.self, forKey: .typing)
+        appearance = try container.decodeIfPresent(JSONValue.self, forKey: .appearance)
+        options = try container.decodeIfPresent([String: JSONValue].self, forKey: .options) ?? [:]
+        // The partial objects must be valid on their own, so a typo is caught where it was written.
+        if let typing { _ = try TypingOptions.self.decode(typing, at: container, key: .typing) }
+        if let appearance { _ = try Appearance.self.decode(appearance, at: container, key: .appearance) }
+    }
+}
+
+extension Decodable {
+    /// Decodes `value` as this type, rethrowing a failure as one at `key` of `container`, so the
+    /// message names the field.
+    package static func decode<Key: CodingKey>(_ value: JSONValue, at container: KeyedDecodingContainer<Key>, key: Key) throws -> Self {
+        do {
+            return try JSONValueDecoding.decode(Self.self, from: value)
+        } catch {
+            let problem = DecodingProblem(error).description
+            throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: problem)
+        }
+    }
+}
+
+/// Decoding a ``JSONValue`` as a `Decodable` type, through its JSON text.
+enum JSONValueDecoding {
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
+        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
+    }
+}
+
+extension HostSettings {
+    /// `other` laid over these settings (flags over the configuration file): its license and layout
+    /// replace these; its `typing`, `appearance` and `options` change the fields they name.
+    public func overlaid(with other: HostSettings) -> HostSettings {
+        func merge(_ mine: JSONValue?, _ theirs: JSONValue?) -> JSONValue? {
+            guard let theirs else { return mine }
+            return mine.map { $0.merging(theirs) } ?? theirs
+        }
+        return HostSettings(
+            license: other.license ?? license,
+            layout: other.layout ?? layout,
+            typing: merge(typing, other.typing),
+            appearance: merge(appearance, other.appearance),
+            options: options.merging(other.options) { mine, theirs in mine.merging(theirs) }
+        )
+    }
+}

@@ -1,0 +1,124 @@
+import KeyboardExtension
+import KeyboardHost
+import KeyboardTesting
+import Testing
+
+/// QWERTY with the typing options given to it.
+final class OptionsKeyboard: KeyboardViewController {
+    nonisolated(unsafe) static var typing = TypingOptions()
+
+    override func createConfiguration() -> KeyboardConfiguration {
+        KeyboardConfiguration(layout: .qwerty, typing: Self.typing)
+    }
+}
+
+@MainActor
+@Suite("Typing options", .serialized)
+struct TypingOptionsTests {
+    private func host(
+        _ typing: TypingOptions, document: String = "", cursor: Int? = nil, traits: TextInputTraits = TextInputTraits()
+    ) throws -> KeyboardTestHost {
+        OptionsKeyboard.typing = typing
+        let host = try KeyboardTestHost(OptionsKeyboard.self, document: document, cursor: cursor, traits: traits)
+        try host.show()
+        return host
+    }
+
+    @Test func autocapitalizationCapitalizesSentenceStarts() throws {
+        let host = try host(TypingOptions(autocapitalization: true))
+        #expect(host.session.keyboardState.shift == .on)  // an empty field starts a sentence
+        // Typed with lower-case letters only: the capitals are the keyboard's.
+        for character in "hello. how are you? fine" {
+            try host.tap(at: try #require(position(of: character, in: host)))
+            host.runUntilIdle()
+        }
+        #expect(host.document == "Hello. How are you? Fine")
+    }
+
+    @Test func withoutTheOptionNothingIsCapitalized() throws {
+        let host = try host(TypingOptions())
+        #expect(host.session.keyboardState.shift == .off)
+        try host.type("hello. you")
+        #expect(host.document == "hello. you")
+    }
+
+    @Test func theFieldsTraitDecides() throws {
+        let none = try host(TypingOptions(autocapitalization: true), traits: TextInputTraits(autocapitalizationType: .none))
+        #expect(none.session.keyboardState.shift == .off)
+        let words = try host(TypingOptions(autocapitalization: true), traits: TextInputTraits(autocapitalizationType: .words))
+        for character in "new york" {
+            try words.tap(at: try #require(position(of: character, in: words)))
+            words.runUntilIdle()
+        }
+        #expect(words.document == "New York")
+        let secure = try host(TypingOptions(autocapitalization: true), traits: TextInputTraits(isSecureTextEntry: true))
+        #expect(secure.session.keyboardState.shift == .off)
+    }
+
+    @Test func movingIntoASentenceTurnsTheAutomaticShiftOff() throws {
+        let host = try host(TypingOptions(autocapitalization: true), document: "One. Two", cursor: nil)
+        #expect(host.session.keyboardState.shift == .off)  // after "Two"
+        host.userMovesCursor(to: 5)  // after "One. "
+        host.runUntilIdle()
+        #expect(host.session.keyboardState.shift == .on)
+        host.userMovesCursor(to: 2)
+        host.runUntilIdle()
+        #expect(host.session.keyboardState.shift == .off)
+    }
+
+    @Test func tappingAnAutomaticShiftTurnsItOffAndTheTypeCommandStillTypesWhatItIsAsked() throws {
+        let host = try host(TypingOptions(autocapitalization: true))
+        try host.tap(.shift)
+        #expect(host.session.keyboardState.shift == .off)  // not caps lock
+        try host.type("iPhone. and Then")
+        #expect(host.document == "iPhone. and Then")
+    }
+
+    @Test func aCapitalComesBackAfterTheNumbersPage() throws {
+        let host = try host(TypingOptions(autocapitalization: true))
+        try host.type("Call 911. ")
+        #expect(host.session.keyboardState == KeyboardState(subKeyboard: 1, shift: .off))  // still on numbers
+        try host.tap("ABC")
+        #expect(host.session.keyboardState == KeyboardState(subKeyboard: 0, shift: .on))
+    }
+
+    @Test func textReplacementsReplaceTheWordASpaceOrPunctuationEnds() throws {
+        let host = try host(TypingOptions(autocorrection: true, textReplacements: ["omw": "on my way!", "teh": "the"]))
+        try host.type("omw to teh shop, teh")
+        #expect(host.document == "on my way! to the shop, teh")
+        try host.type(".")
+        #expect(host.document == "on my way! to the shop, the.")
+        try host.type(" xomw ")  // only whole words
+        #expect(host.document == "on my way! to the shop, the. xomw ")
+    }
+
+    @Test func theFieldCanTurnAutocorrectionOff() throws {
+        let replacements = ["teh": "the"]
+        let off = try host(TypingOptions(autocorrection: true, textReplacements: replacements), traits: TextInputTraits(autocorrectionType: .no))
+        try off.type("teh ")
+        #expect(off.document == "teh ")
+        let optionOff = try host(TypingOptions(autocorrection: false, textReplacements: replacements))
+        try optionOff.type("teh ")
+        #expect(optionOff.document == "teh ")
+    }
+
+    @Test func doubleSpaceTypesAFullStop() throws {
+        let host = try host(TypingOptions(doubleSpacePeriod: true))
+        try host.type("ok  then  ")
+        #expect(host.document == "ok. then. ")
+        try host.type(" ")  // a third space after ". " is a space
+        #expect(host.document == "ok. then.  ")
+    }
+
+    private func position(of character: Character, in host: KeyboardTestHost) -> KeyPosition? {
+        let layout = host.session.configuration!.layout
+        for (sub, keyboard) in layout.subKeyboards.enumerated() {
+            for (row, keys) in keyboard.rows.enumerated() {
+                if let column = keys.firstIndex(where: { $0.typedText == String(character) || ($0.code == .space && character == " ") }) {
+                    return KeyPosition(subKeyboard: sub, row: row, column: column)
+                }
+            }
+        }
+        return nil
+    }
+}
