@@ -51,6 +51,17 @@ struct ReplTests {
         try terminal.waitFor("a at the start") { fieldRow($0).hasSuffix("› aHello") }
     }
 
+    @Test func settingsChangeHowTheKeyboardTypesAndLooks() throws {
+        // Autocapitalization on: lower-case letters tap the keys as they are, and the keyboard's shift
+        // makes the capitals; an upper-case letter mid-word still taps shift. Capital labels, no colour.
+        let terminal = try repl(
+            "HELLO --set typing.autocapitalization=true --set appearance.showsLowercaseKeys=false --set appearance.theme=plain"
+        )
+        try terminal.waitFor("the keyboard, capital labels, shift on") { $0.contains("[   Q    ]") && $0.contains("⇧•") && $0.contains("· shift ·") }
+        try terminal.type("hi. yes iPhone. ok")
+        try terminal.waitFor("the capitals autocapitalization made") { fieldRow($0).hasSuffix("› Hi. Yes iPhone. Ok") }
+    }
+
     @Test func digitsAndCapitalsUseTheNumbersPageAndShift() throws {
         let terminal = try repl("HELLO")
         try terminal.type("Hi 42")

@@ -86,23 +86,45 @@ final class Repl {
     // MARK: Keys
 
     /// A printable key: the taps that type it on the keyboard as it is now.
+    ///
+    /// A lower-case letter while the keyboard has put shift on by itself (autocapitalization) taps the
+    /// letter's key as it is, as a thumb on a phone does: the keyboard's capital stands. (`kbhost run
+    /// --type` and piped lines type exactly what they are given instead.)
     func type(_ character: Character) {
-        if !tapPlanned(.character(character)) {
+        if !tapPlanned(.character(character), lettersAsTheyAre: character.isLowercase) {
             message = "\(session.loadedExtension.name) has no key for \(String(character).debugDescription)"
             redraw()
         }
     }
 
+    /// The key on the shown page labelled with `letter`, in either case.
+    private func letterKey(_ letter: Character) -> KeyPosition? {
+        guard let layout = session.configuration?.layout else { return nil }
+        let sub = session.keyboardState.subKeyboard
+        guard layout.subKeyboards.indices.contains(sub) else { return nil }
+        for (row, keys) in layout.subKeyboards[sub].rows.enumerated() {
+            if let column = keys.firstIndex(where: { $0.code == .input && $0.typedText?.lowercased() == String(letter) }) {
+                return KeyPosition(subKeyboard: sub, row: row, column: column)
+            }
+        }
+        return nil
+    }
+
     /// A key by what it does (delete, return, …); `false` if the keyboard has none.
     @discardableResult
     func tap(_ code: KeyCode) -> Bool {
-        tapPlanned(.key(code))
+        tapPlanned(.key(code), lettersAsTheyAre: false)
     }
 
     /// Taps what types `stroke`, one tap at a time, planning again after each from the keyboard's state
     /// (which a tap changes at once: shift, mode keys). `false` if there is no way to type it.
-    private func tapPlanned(_ stroke: KeyStroke) -> Bool {
+    private func tapPlanned(_ stroke: KeyStroke, lettersAsTheyAre: Bool) -> Bool {
         for _ in 0..<KeyPlanner.maximumTapsPerStroke {
+            if lettersAsTheyAre, session.keyboardState.shift == .on, case .character(let letter) = stroke,
+               let key = letterKey(letter) {
+                tap(key)
+                return true
+            }
             guard let layout = session.configuration?.layout,
                   let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState),
                   let next = taps.first
