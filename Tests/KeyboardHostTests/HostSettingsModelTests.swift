@@ -1,5 +1,6 @@
 import Foundation
 import KeyboardHost
+import PropertyBased
 import Testing
 
 @Suite("Settings: --set, merging, the configuration's extensions")
@@ -121,5 +122,35 @@ struct HostSettingsModelTests {
         #expect(base.merging(.object(["a": .object(["y": .bool(true)]), "c": .string("s")]))
             == .object(["a": .object(["x": .number(1), "y": .bool(true)]), "b": .array([.null]), "c": .string("s")]))
         #expect(base.merging(.number(3)) == .number(3))
+    }
+
+    @Test func mutatedConfigurationsReadOrFailWithTheirFileNamedNeverFatal() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-fuzz-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("kbhost.json")
+        let valid = Array(#"""
+            {"trustedIssuers": [], "allowUnlicensed": false, "extensions": [
+              {"path": "a.so", "layout": "qwerty", "typing": {"autocapitalization": true, "textReplacements": {"a": "b"},
+               "keyFeedback": {"sound": false}}, "appearance": {"theme": "light"}, "options": {"x": [1, null, "s"]}}]}
+            """#.utf8)
+        await propertyCheck(count: 400, input: Gen.int(in: 0...(valid.count - 1)), Gen.uint8(), Gen.int(in: 0...2)) { index, byte, kind in
+            var bytes = valid
+            switch kind {
+            case 0: bytes[index] = byte
+            case 1: bytes.remove(at: index)
+            default: bytes.insert(byte, at: index)
+            }
+            try? Data(bytes).write(to: config)
+            do throws(HostConfigurationError) {
+                _ = try HostConfiguration.read(config.path)
+            } catch {
+                #expect(error.description.hasPrefix("configuration '\(config.path)': "))
+                #expect(!error.description.contains("\n"))
+            }
+        }
+        await propertyCheck(count: 300, input: Gen.uint8().array(of: 0...200)) { bytes in
+            _ = try? JSONDecoder().decode(HostSettings.self, from: Data(bytes))
+        }
     }
 }

@@ -64,4 +64,26 @@ struct KeyPositionProviderTests {
         try FileManager.default.removeItem(atPath: path)
         await #expect(throws: LayoutFileError.unreadable(path: path, reason: "no such file")) { try await caching.refresh() }
     }
+
+    @Test func aCommandsOutputIsTheLayout() async throws {
+        let json = #"{"subKeyboards": [{"mode": "numbers", "rows": [[{"code": "input", "label": "7"}]]}]}"#
+        let provider = CommandKeyPositionProvider("/bin/sh", "-c", "printf '%s' '\(json)'")
+        #expect(label(try await provider.fetchLayout()) == "7")
+        // Cached, it runs once.
+        let caching = CachingKeyPositionProvider(provider)
+        _ = try await caching.fetchLayout()
+        #expect(label(try await caching.fetchLayout()) == "7")
+    }
+
+    @Test func aCommandThatFailsOrPrintsNoLayoutSaysWhich() async throws {
+        await #expect {
+            try await CommandKeyPositionProvider("/bin/sh", "-c", "echo 'no key service' >&2; exit 3").fetchLayout()
+        } throws: { "\($0)" == "command '/bin/sh -c echo 'no key service' >&2; exit 3': exited with status 3: no key service" }
+        await #expect {
+            try await CommandKeyPositionProvider("/bin/sh", "-c", #"echo '{"subKeyboards": 1}'"#).fetchLayout()
+        } throws: { "\($0)" == #"command '/bin/sh -c echo '{"subKeyboards": 1}'': printed no layout: subKeyboards: expected an array"# }
+        await #expect {
+            try await CommandKeyPositionProvider("/nonexistent/tool").fetchLayout()
+        } throws: { "\($0)".hasPrefix("command '/nonexistent/tool': cannot start: ") }
+    }
 }
