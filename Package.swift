@@ -21,6 +21,8 @@ let package = Package(
         .executable(name: "kbhost", targets: ["kbhost"]),
         // Samples: each one a loadable extension, built as a shared library (lib<Name>.so).
         .library(name: "HelloKeyboard", type: .dynamic, targets: ["HelloKeyboard"]),
+        .library(name: "QwertyKeyboard", type: .dynamic, targets: ["QwertyKeyboard"]),
+        .library(name: "SecurePasscodeKeyboard", type: .dynamic, targets: ["SecurePasscodeKeyboard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -58,6 +60,17 @@ let package = Package(
         // GNU readline (GPL-3.0-or-later; only kbhost links it) and a shim for its C globals.
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),
         .target(name: "HelloKeyboard", dependencies: ["KeyboardExtension"], path: "samples/HelloKeyboard"),
+        .target(name: "QwertyKeyboard", dependencies: ["KeyboardExtension"], path: "samples/QwertyKeyboard", exclude: ["README.md"]),
+        // scrypt (swift-crypto's CryptoExtras) for the passcodes' hashes.
+        .target(
+            name: "SecurePasscodeKeyboard",
+            dependencies: [
+                "KeyboardExtension",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "CryptoExtras", package: "swift-crypto"),
+            ],
+            path: "samples/SecurePasscodeKeyboard", exclude: ["README.md"]
+        ),
 
         // Helpers our own tests share: where the built products are, the C fixture, running commands.
         .target(
@@ -81,6 +94,8 @@ let package = Package(
             ]
         ),
         .testTarget(name: "kbhostTests", dependencies: ["TestSupport"]),
+        // The samples, through the testing module and (for the passcode's rules and store) directly.
+        .testTarget(name: "SamplesTests", dependencies: ["KeyboardTesting", "SecurePasscodeKeyboard", "TestSupport"]),
     ]
 )
 

@@ -83,6 +83,8 @@ public final class KeyboardTestHost {
     public var documentIdentifier: UUID { session.textField.documentIdentifier }
     /// Errors the extension reported.
     public var errors: [String] { session.reportedErrors }
+    /// What the extension reported happening (`reportEvent`), oldest first.
+    public var events: [KeyboardEvent] { session.reportedEvents }
 
     /// The live controller, for a keyboard hosted in process while it is shown; `nil` otherwise.
     public var controller: KeyboardViewController? {
@@ -176,6 +178,16 @@ public final class KeyboardTestHost {
     /// Runs the host and lets the extension's async work on the main actor run, until neither has
     /// anything left to do. Use it when the extension awaits snapshots (a full-document walk).
     /// Work that sleeps on a real clock is not waited for.
+    /// Moves virtual time forward by `step`, `rounds` times, letting the extension's own async work
+    /// (a full-document walk) run between steps: time passes while a walk is under way, so a test can
+    /// act in the middle of it.
+    public func pump(_ rounds: Int, step: Duration = .milliseconds(10)) async {
+        for _ in 0..<rounds {
+            advance(by: step)
+            for _ in 0..<4 { await Task.yield() }
+        }
+    }
+
     public func settle() async {
         var quietRounds = 0
         while quietRounds < 16 {

@@ -56,7 +56,7 @@ struct HostSettingsModelTests {
         #expect(decoded == settings)
         #expect(try JSONDecoder().decode(HostSettings.self, from: Data("{}".utf8)) == .none)
         for (json, problem) in [
-            (#"{"layouts": 1}"#, "layouts: unknown key (expected license, layout, typing, appearance, options)"),
+            (#"{"layouts": 1}"#, "layouts: unknown key (expected license, layout, typing, appearance, options, storage)"),
             (#"{"typing": {"sound": true}}"#, "typing: sound: unknown key"),
             (#"{"appearance": {"theme": 3}}"#, "appearance: theme: expected a string"),
         ] {

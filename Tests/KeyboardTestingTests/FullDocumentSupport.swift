@@ -50,14 +50,6 @@ extension KeyboardTestHost {
         await settle()
         return await task.value
     }
-
-    /// Lets the host's loop and the walk take a few steps: virtual time moves by `step` a time.
-    func pump(_ rounds: Int, step: Duration = .milliseconds(10)) async {
-        for _ in 0..<rounds {
-            advance(by: step)
-            for _ in 0..<4 { await Task.yield() }
-        }
-    }
 }
 
 /// How many windows `policy` cuts `text` into, walking forward from the start: the yardstick for a

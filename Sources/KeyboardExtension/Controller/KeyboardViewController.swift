@@ -1,5 +1,11 @@
 import Dispatch
 
+#if canImport(FoundationEssentials)
+import FoundationEssentials
+#else
+import Foundation
+#endif
+
 /// The base class of a keyboard extension, modelled on UIKit's `UIInputViewController` (and the SDKs
 /// built on it, such as Fleksy's `FKKeyboardViewController`).
 ///
@@ -95,6 +101,10 @@ open class KeyboardViewController {
     /// What the host's user chose for this extension (license, layout, typing and appearance changes,
     /// free-form `options`), handed over before ``createConfiguration()``. Empty outside a host.
     public let hostSettings: HostSettings
+
+    /// The folder the host keeps for this extension alone (mode 0700), for files that outlive an
+    /// appearance (a passcode's hash, attempt counts); `nil` when the host gives none.
+    public var storageDirectory: String? { hostSettings.storage }
 
     public required init() {
         // The bridge hands the host connection over through `HostConnection.pending` because the
@@ -198,6 +208,14 @@ open class KeyboardViewController {
     /// Hides the keyboard.
     public func dismissKeyboard() {
         textDocumentProxy.host.dismissKeyboard()
+    }
+
+    /// Tells the host of something that happened in the keyboard, which it shows and records (the
+    /// REPL's status row, `kbhost run`'s `events`), as a delegate would be told on iOS. Hosts show and
+    /// log events: never put a secret in one.
+    public func reportEvent(_ event: KeyboardEvent) {
+        guard let json = try? JSONEncoder().encode(event) else { return }
+        textDocumentProxy.host.reportEvent(json: String(decoding: json, as: UTF8.self))
     }
 
     /// Tells the host of a failure, in one line it shows the user next to the extension's name.

@@ -91,6 +91,11 @@ struct HostConnection {
         withBorrowedUTF8(json) { set(api.host, $0, $1) }
     }
 
+    func reportEvent(json: String) {
+        guard let api, let report = api.report_event else { return unhosted() }
+        withBorrowedUTF8(json) { report(api.host, $0, $1) }
+    }
+
     func reportError(_ message: String) {
         guard let api, let report = api.report_error else { return unhosted() }
         withBorrowedUTF8(message) { report(api.host, $0, $1) }

@@ -270,6 +270,14 @@ typedef struct kbx_host_api {
      * checks the configuration, and reports a bad one without changing anything.
      */
     void (*set_layout)(kbx_host *host, const char *json, size_t length);
+    /**
+     * Tells the host of something that happened in the keyboard, for it to show or record, as a
+     * delegate would be told on iOS (a secure keyboard's "key received", "passcode rule failed",
+     * "authentication failed"; a count the keyboard worked out). `json` is an object:
+     * {"name": "<what happened>", "details": {"<key>": "<text>", ...}}. The host copies it before the
+     * call returns. Never put a secret in it: hosts show and log events.
+     */
+    void (*report_event)(kbx_host *host, const char *json, size_t length);
 } kbx_host_api;
 
 /* ---------------------------------------------------------------------------------------------- */

@@ -85,6 +85,10 @@ enum HostAPITable {
             set_layout: { host, bytes, length in
                 let json = borrowedString(bytes, length)
                 HostAPITable.deliver(host) { $0.layoutChanged(json: json) }
+            },
+            report_event: { host, bytes, length in
+                let json = borrowedString(bytes, length)
+                HostAPITable.deliver(host) { $0.eventReported(json: json) }
             }
         )
     }

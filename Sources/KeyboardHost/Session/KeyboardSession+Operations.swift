@@ -2,6 +2,7 @@
 extension KeyboardSession {
     /// Queues an edit from the extension; it is applied after ``latency`` on a later turn.
     func post(_ operation: TextOperation) {
+        activity &+= 1
         onEvent?(.posted(operation))
         pending.append(operation)
         scheduleDrain()
@@ -14,6 +15,19 @@ extension KeyboardSession {
     public func settle() async {
         while drainScheduled {
             await withCheckedContinuation { idleWaiters.append($0) }
+        }
+    }
+
+    /// Returns once the extension has been quiet — posted nothing, reported nothing — for `quiet`
+    /// (after ``latency``), all its edits applied: for a batch run, where the keyboard may still be at
+    /// work on its own after the last tap (a full-document walk a key started). The host cannot see
+    /// an extension's tasks; a silence is the best sign it has that they are done.
+    public func waitUntilQuiet(for quiet: Duration = .milliseconds(50)) async {
+        while true {
+            await settle()
+            let before = activity
+            try? await Task.sleep(for: latency + quiet)
+            if activity == before && !drainScheduled { return }
         }
     }
 

@@ -32,6 +32,10 @@ public final class KeyboardSession {
     public private(set) var configuration: KeyboardConfiguration?
     /// Errors the extension reported (`report_error`), oldest first.
     public private(set) var reportedErrors: [String] = []
+    /// Events the extension reported (`report_event`), oldest first.
+    public private(set) var reportedEvents: [KeyboardEvent] = []
+    /// Called with each event the extension reports, as it arrives.
+    public var onExtensionEvent: ((KeyboardEvent) -> Void)?
     /// Called with each error the extension reports, as it arrives.
     public var onError: ((String) -> Void)?
     /// Called with each request the extension makes (globe key, dismiss).
@@ -57,6 +61,8 @@ public final class KeyboardSession {
     var drainScheduled = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var snapshotSequence: UInt64 = 0
+    /// Counts what the extension does (posts, events, commands answered), for ``waitUntilQuiet(for:)``.
+    var activity: UInt64 = 0
     /// Operations of the current instance applied so far (reported in every snapshot).
     var operationsApplied: UInt64 = 0
     /// Host commands sent and not answered yet, by request id.
@@ -244,6 +250,20 @@ public final class KeyboardSession {
         self.configuration = configuration
         if keyboardState.subKeyboard >= layout.subKeyboards.count { keyboardState = KeyboardState() }
         onEvent?(.layoutChanged)
+    }
+
+    func eventReported(json: String) {
+        let event: KeyboardEvent
+        do {
+            event = try JSONDecoder().decode(KeyboardEvent.self, from: Data(json.utf8))
+        } catch {
+            extensionReported("sent an invalid event: \(DecodingProblem(error))")
+            return
+        }
+        activity &+= 1
+        reportedEvents.append(event)
+        onEvent?(.extensionEvent(event))
+        onExtensionEvent?(event)
     }
 
     func extensionReported(_ message: String) {

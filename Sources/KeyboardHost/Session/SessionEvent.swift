@@ -26,6 +26,8 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
     case keyboardState(KeyboardState)
     /// The extension replaced its layout (a reshuffle).
     case layoutChanged
+    /// The extension reported something that happened in it (`report_event`).
+    case extensionEvent(KeyboardEvent)
 
     public var description: String {
         switch self {
@@ -49,6 +51,7 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
         case .error(let message): "error \(message)"
         case .keyboardState(let state): "keyboard sub-keyboard \(state.subKeyboard), shift \(state.shift)"
         case .layoutChanged: "layout changed"
+        case .extensionEvent(let event): "event \(event)"
         }
     }
 }

@@ -19,16 +19,20 @@ public struct HostSettings: Codable, Hashable, Sendable {
     public var appearance: JSONValue?
     /// Anything else, for the extension to interpret (`{"vibrate": false, "language": "fr"}`).
     public var options: [String: JSONValue]
+    /// A folder the host made for this extension alone (mode 0700), where it may keep files across
+    /// runs; `nil` if the host gives none. Set by the host, not by the user's settings.
+    public var storage: String?
 
     public init(
         license: LicenseConfiguration? = nil, layout: KeyboardLayout? = nil, typing: JSONValue? = nil,
-        appearance: JSONValue? = nil, options: [String: JSONValue] = [:]
+        appearance: JSONValue? = nil, options: [String: JSONValue] = [:], storage: String? = nil
     ) {
         self.license = license
         self.layout = layout
         self.typing = typing
         self.appearance = appearance
         self.options = options
+        self.storage = storage
     }
 
     /// No settings: `{}`.
@@ -36,7 +40,7 @@ public struct HostSettings: Codable, Hashable, Sendable {
 
     public var isEmpty: Bool { self == .none }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case license, layout, typing, appearance, options }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case license, layout, typing, appearance, options, storage }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -46,6 +50,7 @@ public struct HostSettings: Codable, Hashable, Sendable {
         typing = try container.decodeIfPresent(JSONValue.self, forKey: .typing)
         appearance = try container.decodeIfPresent(JSONValue.self, forKey: .appearance)
         options = try container.decodeIfPresent([String: JSONValue].self, forKey: .options) ?? [:]
+        storage = try container.decodeIfPresent(String.self, forKey: .storage)
         // The partial objects must be valid on their own, so a typo is caught where it was written.
         if let typing { _ = try TypingOptions.self.decode(typing, at: container, key: .typing) }
         if let appearance { _ = try Appearance.self.decode(appearance, at: container, key: .appearance) }
@@ -85,7 +90,8 @@ extension HostSettings {
             layout: other.layout ?? layout,
             typing: merge(typing, other.typing),
             appearance: merge(appearance, other.appearance),
-            options: options.merging(other.options) { mine, theirs in mine.merging(theirs) }
+            options: options.merging(other.options) { mine, theirs in mine.merging(theirs) },
+            storage: other.storage ?? storage
         )
     }
 }

@@ -1,5 +1,6 @@
-/// What a key does. Encoded as a string: `"input"`, `"delete"`, …, and `"modeChange:numbers"` for a key
-/// that switches to another sub-keyboard.
+/// What a key does. Encoded as a string: `"input"`, `"delete"`, …, `"modeChange:numbers"` for a key
+/// that switches to another sub-keyboard, and `"action:deleteWord"` for a key whose meaning is the
+/// keyboard's own (the host draws and taps it like any other; the default `keyTapped` ignores it).
 public enum KeyCode: Hashable, Sendable {
     case input
     case shift
@@ -11,6 +12,8 @@ public enum KeyCode: Hashable, Sendable {
     case cancel
     case collapse
     case nextKeyboard
+    /// A key the keyboard gives a meaning of its own, by name: delete word, read all, a toolbar button.
+    case action(String)
 }
 
 extension KeyCode: Codable, LosslessStringConvertible {
@@ -25,6 +28,8 @@ extension KeyCode: Codable, LosslessStringConvertible {
         case "cancel": self = .cancel
         case "collapse": self = .collapse
         case "nextKeyboard": self = .nextKeyboard
+        case let text where text.hasPrefix("action:") && text.count > "action:".count:
+            self = .action(String(text.dropFirst("action:".count)))
         default:
             let prefix = "modeChange:"
             guard description.hasPrefix(prefix),
@@ -46,6 +51,7 @@ extension KeyCode: Codable, LosslessStringConvertible {
         case .cancel: "cancel"
         case .collapse: "collapse"
         case .nextKeyboard: "nextKeyboard"
+        case .action(let name): "action:\(name)"
         }
     }
 
@@ -56,7 +62,7 @@ extension KeyCode: Codable, LosslessStringConvertible {
             throw DecodingError.dataCorruptedError(
                 in: container,
                 debugDescription: "unknown key code '\(text)' (expected input, shift, delete, space, return, done, "
-                    + "cancel, collapse, nextKeyboard or modeChange:letters|numbers|symbols)"
+                    + "cancel, collapse, nextKeyboard, modeChange:letters|numbers|symbols or action:<name>)"
             )
         }
         self = code

@@ -12,7 +12,7 @@ struct RunCommand: AsyncParsableCommand {
             the host to apply what the extension posted, and prints the field:
 
               {"cursor": 11, "document": "hello world", "documentIdentifier": "…", "selection": [11, 11],
-             "policy": "sentence", "extension": {…}, "errors": […], "actions": […]}
+             "policy": "sentence", "extension": {…}, "errors": […], "events": […], "actions": […]}
 
             Each --action runs after the typing, on the extension's full-document walker, and reports \
             what it read (before, after, selected), deleted (deletedCharacters), its snapshot round \
@@ -105,6 +105,8 @@ struct BatchRun {
         let selection: [Int]
         let policy: String
         let errors: [String]
+        /// What the extension reported happening (report_event), in order.
+        let events: [KeyboardEvent]
         let actions: [ActionOutput]
     }
 
@@ -178,6 +180,8 @@ struct BatchRun {
                 }
             }
         }
+        // A key may have started work the keyboard does on its own (a full-document walk).
+        await session.waitUntilQuiet()
         var outputs: [ActionOutput] = []
         for action in actions {
             outputs.append(ActionOutput(await session.perform(action), textLimit: textLimit))
@@ -189,7 +193,7 @@ struct BatchRun {
             extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),
             documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
             selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
-            errors: session.reportedErrors, actions: outputs
+            errors: session.reportedErrors, events: session.reportedEvents, actions: outputs
         )
     }
 }

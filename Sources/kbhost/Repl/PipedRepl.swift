@@ -3,7 +3,8 @@ import KeyboardHost
 
 /// The REPL when standard input is not a terminal (a pipe, a file): each line is typed through the
 /// keyboard, key by key, then submitted with the return key; each submission is printed on standard
-/// output, one per line. Characters the keyboard cannot type are reported on standard error, with
+/// output, one per line; what the keyboard reports happening (its events) goes to standard error, as
+/// `kbhost: <keyboard>: <event>`. Characters the keyboard cannot type are reported on standard error, with
 /// their line and place, and skipped; the exit status is then 1.
 @MainActor
 struct PipedRepl {
@@ -17,6 +18,7 @@ struct PipedRepl {
             FileHandle.standardOutput.write(Data(line.utf8))
         }
         session.onError = { [name = session.loadedExtension.name] in printError("kbhost: \(name): \($0)") }
+        session.onExtensionEvent = { [name = session.loadedExtension.name] in printError("kbhost: \(name): \($0)") }
         var failed = false
         var lineNumber = 0
         while let line = readLine(strippingNewline: true) {
@@ -35,9 +37,14 @@ struct PipedRepl {
                     failed = true
                 }
             }
-            // The return key submits; a keyboard without one, the field itself.
+            // The return key submits; a keyboard without one taps its done key (a PIN pad's), and
+            // one with neither, the field submits itself.
             do {
-                try await session.type(.key(.return))
+                do {
+                    try await session.type(.key(.return))
+                } catch .noKey {
+                    try await session.type(.key(.done))
+                }
             } catch {
                 switch error {
                 case .noKey:

@@ -71,8 +71,15 @@ final class Repl {
             self?.redraw()
         }
         session.onFieldChange = { [weak self] in self?.onFieldChanged?() }
+        session.onExtensionEvent = { [weak self] event in
+            self?.message = event.description  // the status row names the keyboard already
+            self?.redraw()
+        }
         session.onEvent = { [weak self] event in
             guard let self else { return }
+            // On a secure keyboard the inspector does not keep which keys were tapped: with the
+            // layout on screen, a position is the digit.
+            if case .keyTapped = event, isSecure { return }
             recentEvents.append(event)
             if recentEvents.count > 12 { recentEvents.removeFirst(recentEvents.count - 12) }
             if case .snapshot = event, let current = running { running = (current.command, current.snapshots + 1) }
@@ -147,9 +154,10 @@ final class Repl {
         redraw()
     }
 
-    /// Enter: the return key, whose line break submits the field; the field alone if there is none.
+    /// Enter: the return key, whose line break submits the field; else the done key (a PIN pad's);
+    /// the field alone if there is neither.
     func enter() {
-        if !tap(.return) { session.userSubmit() }
+        if !tap(.return) && !tap(.done) { session.userSubmit() }
     }
 
     /// Backspace: the delete key; the field alone if there is none.

@@ -43,6 +43,12 @@ struct HostOptions: ParsableArguments {
     ))
     var assignments: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Where extensions keep their files (each in extensions/<id>, mode 0700); default: $XDG_DATA_HOME/kbhost or ~/.local/share/kbhost.",
+        valueName: "folder"
+    ))
+    var dataDir: String?
+
     func validate() throws {
         if latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
     }
@@ -87,7 +93,10 @@ struct HostOptions: ParsableArguments {
                 throw fail("trusted issuer: \(error.description)", ExitStatus.badArguments)
             }
         }
-        return HostSetup(licensing: licensing, configuration: configuration, flags: flags)
+        return HostSetup(
+            licensing: licensing, configuration: configuration, flags: flags,
+            dataRoot: dataDir ?? ExtensionStorage.defaultRoot()
+        )
     }
 }
 
@@ -97,10 +106,19 @@ struct HostSetup {
     let configuration: HostConfiguration
     /// The settings given by flags; they apply to every extension of the run, over the file's.
     let flags: HostSettings
+    /// The folder under which each extension gets its storage.
+    let dataRoot: String
 
-    /// What `loaded` is handed: its entry's settings in the configuration, with the flags over them.
+    /// What `loaded` is handed: its entry's settings in the configuration, with the flags over them,
+    /// and its storage folder (made now; without one, if it cannot be made, said on standard error).
     func settings(for loaded: LoadedExtension) -> HostSettings {
-        configuration.settings(for: loaded).overlaid(with: flags)
+        var settings = configuration.settings(for: loaded).overlaid(with: flags)
+        do {
+            settings.storage = try ExtensionStorage.directory(for: loaded.identifier, root: dataRoot)
+        } catch {
+            printError("kbhost: warning: \(error.description); \(loaded.name) runs without storage")
+        }
+        return settings
     }
 
     /// The extensions the configuration lists with a path, to load when none is named.

@@ -1,0 +1,137 @@
+import Foundation
+import KeyboardHost
+import KeyboardTesting
+import Testing
+import TestSupport
+
+/// The everyday QWERTY sample, built as `libQwertyKeyboard.so`, hosted by the testing module.
+@MainActor
+@Suite("Sample: QwertyKeyboard")
+struct QwertyKeyboardTests {
+    private func keyboard(document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence) throws -> KeyboardTestHost {
+        let host = try KeyboardTestHost(
+            extensionAt: try BuildProducts.sample("QwertyKeyboard"), document: document, cursor: cursor, policy: policy
+        )
+        try host.show()
+        return host
+    }
+
+    /// Taps the keys labelled with each character as a thumb would, without thinking about shift.
+    private func thumb(_ text: String, on host: KeyboardTestHost) throws {
+        for character in text {
+            try host.tap(character == " " ? "space" : String(character))
+            host.runUntilIdle()
+        }
+    }
+
+    @Test func sentencesStartWithACapitalByThemselves() throws {
+        let host = try keyboard()
+        #expect(host.session.keyboardState.shift == .on)
+        try thumb("hello there", on: host)
+        try host.tap("123")
+        try host.tap(".")
+        host.runUntilIdle()
+        try host.tap("space")
+        host.runUntilIdle()
+        try host.tap("ABC")
+        try thumb("how", on: host)
+        #expect(host.document == "Hello there. How")
+    }
+
+    @Test func shiftAndCapsLock() throws {
+        let host = try keyboard(document: "x ")
+        host.userMovesCursor(to: 1)  // mid-sentence: no automatic capital
+        host.runUntilIdle()
+        try host.tap(.shift)
+        try host.tap(.shift)
+        #expect(host.session.keyboardState.shift == .capsLock)
+        try thumb("abc", on: host)
+        try host.tap(.shift)
+        try thumb("d", on: host)
+        #expect(host.document == "xABCd ")
+    }
+
+    @Test func doubleSpaceTypesAFullStopAndDeleteWordTakesAWord() throws {
+        let host = try keyboard()
+        try host.type("Hi there  ")
+        #expect(host.document == "Hi there. ")
+        try host.tap("⌫ word")
+        host.runUntilIdle()
+        #expect(host.document == "Hi there")
+        try host.tap("⌫ word")
+        host.runUntilIdle()
+        #expect(host.document == "Hi ")
+        try host.tap("⌫ word")
+        host.runUntilIdle()
+        #expect(host.document == "")
+    }
+
+    @Test func deleteWordGoesOnPastWhatTheProxyShows() throws {
+        // Three Characters of context: "bravissimo" takes four rounds of deletes and snapshots.
+        let host = try keyboard(document: "alpha bravissimo", policy: .characters(3))
+        try host.tap("⌫ word")
+        host.runUntilIdle()
+        #expect(host.document == "alpha ")
+    }
+
+    @Test func readAllReportsTheCounts() async throws {
+        let text = "One two. Three four!\nFive six seven? Eight"
+        let host = try keyboard(document: text, cursor: 10, policy: .characters(5))
+        try host.tap("read all")
+        await host.settle()
+        let event = try #require(host.events.last)
+        #expect(event.name == "read all")
+        #expect(event.details["characters"] == "\(text.count)")
+        #expect(event.details["words"] == "8")
+        #expect(event.details["sentences"] == "4")
+        #expect(event.details["lines"] == "2")
+        #expect(Int(event.details["roundTrips"] ?? "") ?? 0 > 1)  // more than one window: a real walk
+        #expect(host.document == text)
+        #expect(host.cursor == 10)
+    }
+
+    @Test func clearAllAndMovesWalkTheWholeDocument() async throws {
+        let text = String(repeating: "Lorem ipsum dolor sit amet. ", count: 40)
+        let host = try keyboard(document: text, cursor: 300, policy: .characters(50))
+        try host.tap("⇤ start")
+        await host.settle()
+        #expect(host.cursor == 0)
+        try host.tap("end ⇥")
+        await host.settle()
+        #expect(host.cursor == text.count)
+        try host.tap("clear all")
+        await host.settle()
+        #expect(host.document == "")
+        #expect(host.events.last == KeyboardEvent("clear all", ["deletedCharacters": "\(text.count)"]))
+    }
+
+    @Test func typingStopsAWalkAndTheKeyboardSaysWhy() async throws {
+        let host = try keyboard(document: String(repeating: "word ", count: 200), cursor: 0, policy: .characters(10))
+        host.latency = .milliseconds(20)
+        try host.tap("read all")
+        await host.pump(5)
+        try host.tap("q")
+        await host.settle()
+        #expect(host.events.last?.name == "read all stopped")
+        #expect(host.events.last?.details["error"]?.contains("userCancelled") == true)
+    }
+
+    @Test func theGlobeKeyAsksForTheNextKeyboard() throws {
+        let host = try keyboard()
+        try host.tap(.nextKeyboard)
+        #expect(host.log.contains(.request(.advanceToNextInputMode)))
+    }
+
+    @Test func itsLicenseIsTheSampleIssuers() throws {
+        let issuer = try TrustedIssuer.read(
+            publicKeyFile: BuildProducts.packageRoot.appendingPathComponent("samples/SampleIssuer/sample-issuer.public.json").path
+        )
+        for sample in ["QwertyKeyboard", "SecurePasscodeKeyboard"] {
+            let host = try KeyboardTestHost(
+                extensionAt: try BuildProducts.sample(sample), licensing: .required(LicenseVerifier(trusting: [issuer]))
+            )
+            try host.show()
+            #expect(host.session.isShown)
+        }
+    }
+}

@@ -1,0 +1,74 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The samples through `kbhost`, as a user runs them: batch runs, piped lines, the REPL in a terminal.
+@Suite("kbhost with the samples")
+struct SamplesCommandTests {
+    private let data = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-samples-\(UUID())")
+
+    private func kbhost(_ arguments: [String], input: String? = nil) throws -> Command.Result {
+        try Command.run(try BuildProducts.kbhost(), arguments, input: input)
+    }
+
+    private struct Output: Decodable {
+        struct Event: Decodable, Equatable { let name: String; let details: [String: String] }
+        let document: String
+        let events: [Event]
+    }
+
+    private func passcode(_ keys: String) throws -> (Command.Result, Output) {
+        let result = try kbhost([
+            "run", try BuildProducts.sample("SecurePasscodeKeyboard"), "--data-dir", data.path,
+            "--set", "options.shuffle=false", "--set", "options.scryptCost=10", "--type", keys,
+        ])
+        return (result, try JSONDecoder().decode(Output.self, from: Data(result.standardOutput.utf8)))
+    }
+
+    @Test func thePasscodeKeyboardInBatchRuns() throws {
+        let (created, output) = try passcode("482915{done}482915{done}")
+        #expect(created.status == 0, "\(created.standardError)")
+        #expect(output.document == "")
+        #expect(output.events.filter { $0.name != "key received" }.map(\.name) == ["usage changed", "usage changed", "passcode created"])
+        let record = data.appendingPathComponent("extensions/dev.kbhost.samples.passcode/passcodes/default.json")
+        #expect((try FileManager.default.attributesOfItem(atPath: record.path)[.posixPermissions] as? Int) == 0o600)
+        #expect((try FileManager.default.attributesOfItem(atPath: record.deletingLastPathComponent().deletingLastPathComponent().path)[.posixPermissions] as? Int) == 0o700)
+
+        let (_, wrong) = try passcode("111111{done}")
+        #expect(wrong.events.last == .init(name: "authentication failed", details: ["attemptsRemaining": "4"]))
+        // Digits typed but not submitted stay as ⬤ in the field; nothing else is printed.
+        let (_, pending) = try passcode("48")
+        #expect(pending.document == "⬤⬤")
+        #expect(!pending.events.map(\.name).contains("authentication failed"))
+        let (_, right) = try passcode("482915{done}")
+        #expect(right.events.last == .init(name: "authenticated", details: ["user": "default"]))
+    }
+
+    @Test func theQwertyKeyboardInPipedLinesAndActions() throws {
+        let qwerty = try BuildProducts.sample("QwertyKeyboard")
+        let piped = try kbhost([qwerty], input: "hello. How are you?\nfine\n")
+        #expect(piped.status == 0, "\(piped.standardError)")
+        #expect(piped.standardOutput == "hello. How are you?\nfine\n")  // piped lines are typed exactly
+        let run = try kbhost(["run", qwerty, "--text", "One. Two three", "--type", "{action:readAll}"])
+        #expect(run.status == 0, "\(run.standardError)")
+        let output = try JSONDecoder().decode(Output.self, from: Data(run.standardOutput.utf8))
+        #expect(output.events.last?.name == "read all")
+        #expect(output.events.last?.details["words"] == "3")
+    }
+
+    @Test func thePasscodeKeyboardInTheRepl() throws {
+        let command = try BuildProducts.kbhost() + " " + (try BuildProducts.sample("SecurePasscodeKeyboard"))
+            + " --data-dir \(data.path) --set options.shuffle=false --set options.scryptCost=10"
+        let terminal = try Tmux(command, width: 110)
+        try terminal.waitFor("the pad and the usage") { $0.contains("usage changed (usage: create)") && $0.contains("done") }
+        try terminal.type("4829")
+        try terminal.waitFor("four dots, no digits") { screen in
+            screen.contains("⬤⬤⬤⬤") && !screen.split(separator: "\n").first!.contains("4")
+        }
+        try terminal.press("Enter")
+        try terminal.waitFor("the rule that failed") { $0.contains("passcode rule failed (message: at least 6 digits") }
+        try terminal.type("482915")
+        try terminal.press("Enter")
+        try terminal.waitFor("confirm") { $0.contains("usage changed (usage: confirm)") }
+    }
+}

@@ -1,0 +1,146 @@
+import KeyboardExtension
+
+/// The everyday keyboard: the built-in QWERTY (letters with shift and caps lock, numbers, symbols,
+/// delete, space, return, the globe key) under a toolbar of actions, with autocapitalization at the
+/// start of a sentence and the double-space full stop.
+///
+/// The toolbar: delete the word before the cursor, and four actions on the whole document through
+/// the full-document reader — read all (the keyboard reports the counts), clear all, and move to the
+/// beginning or the end. A walk reports its outcome, or why it stopped (the user typed, say).
+final class QwertyKeyboard: KeyboardViewController {
+    override func createConfiguration() -> KeyboardConfiguration {
+        let toolbar = [
+            Key(code: .action("readAll"), label: "read all", width: 2),
+            Key(code: .action("clearAll"), label: "clear all", width: 2),
+            Key(code: .action("moveToStart"), label: "⇤ start", width: 2),
+            Key(code: .action("moveToEnd"), label: "end ⇥", width: 2),
+            Key(code: .action("deleteWord"), label: "⌫ word", width: 2),
+        ]
+        var layout = KeyboardLayout.qwerty
+        layout.subKeyboards[0].rows.insert(toolbar, at: 0)
+        return KeyboardConfiguration(
+            license: Self.license, layout: layout,
+            typing: TypingOptions(autocapitalization: true, doubleSpacePeriod: true)
+        )
+    }
+
+    override func keyTapped(_ key: Key) {
+        wordDeletion = nil  // any key ends a word deletion under way
+        guard case .action(let action) = key.code else { return super.keyTapped(key) }
+        switch action {
+        case "deleteWord": deleteWordBackward()
+        case "readAll": walk("read all") { try await self.readAll() }
+        case "clearAll":
+            walk("clear all") { ["deletedCharacters": "\(try await self.deleteFullDocumentContext().deletedCharacters)"] }
+        case "moveToStart": walk("move to start") { try await self.moveCursorToBeginningOfDocument(); return [:] }
+        case "moveToEnd": walk("move to end") { try await self.moveCursorToEndOfDocument(); return [:] }
+        default: reportError("no action '\(action)'")
+        }
+    }
+
+    /// A "delete word" under way: the proxy shows only part of the document (the host's context
+    /// policy: at a sentence start, perhaps only a space), so it deletes what it sees and goes on after
+    /// the next snapshot until it has taken a word.
+    private enum WordDeletion { case spaces, word }
+    private var wordDeletion: WordDeletion?
+
+    /// Deletes the spaces before the cursor and the word before them (or one other character, such
+    /// as a full stop), as iOS's delete key does when held.
+    func deleteWordBackward() {
+        wordDeletion = .spaces
+        continueWordDeletion()
+    }
+
+    private func continueWordDeletion() {
+        guard var phase = wordDeletion else { return }
+        let before = textDocumentProxy.documentContextBeforeInput ?? ""
+        guard !before.isEmpty else {
+            // Nothing shown before the cursor: the start of the document, or (under the sentence
+            // policy) a sentence end the proxy does not show. Still looking for the word, that end is
+            // the "word": one delete (nothing, at the start).
+            if phase == .spaces, textDocumentProxy.hasText { textDocumentProxy.deleteBackward() }
+            wordDeletion = nil
+            return
+        }
+        var count = 0, finished = false
+        for character in before.reversed() {
+            if phase == .spaces {
+                if character.isWhitespace {
+                    count += 1
+                    continue
+                }
+                phase = .word
+                if !Self.isWordCharacter(character) {
+                    count += 1  // punctuation alone is a word of its own
+                    finished = true
+                    break
+                }
+            }
+            guard Self.isWordCharacter(character) else {
+                finished = true
+                break
+            }
+            count += 1
+        }
+        wordDeletion = finished ? nil : phase
+        for _ in 0..<count { textDocumentProxy.deleteBackward() }
+    }
+
+    private static func isWordCharacter(_ character: Character) -> Bool {
+        character.isLetter || character.isNumber || character == "'"
+    }
+
+    override func textDidChange() {
+        super.textDidChange()
+        continueWordDeletion()
+    }
+
+    /// The counts of the whole document: characters, words (runs between spaces with a letter or digit),
+    /// sentences and lines.
+    private func readAll() async throws(FullDocumentContext.Error) -> [String: String] {
+        let context = try await readFullDocumentContext()
+        let text = context.fullDocumentContextBeforeInput + (context.selectedText ?? "") + context.fullDocumentContextAfterInput
+        let words = text.split(whereSeparator: \.isWhitespace).filter { $0.contains { $0.isLetter || $0.isNumber } }.count
+        let lines = text.isEmpty ? 0 : text.split(omittingEmptySubsequences: false, whereSeparator: \.isNewline).count
+        return [
+            "characters": "\(text.count)", "words": "\(words)", "sentences": "\(Self.sentenceCount(text))", "lines": "\(lines)",
+            "roundTrips": "\(context.roundTrips)",
+        ]
+    }
+
+    /// Sentences: runs of text that hold a letter or digit, ended by `.`, `!`, `?` or a line break
+    /// (or the end of the text). Foundation on Linux has no sentence enumeration.
+    static func sentenceCount(_ text: String) -> Int {
+        var count = 0, hasContent = false
+        for character in text {
+            if character.isLetter || character.isNumber { hasContent = true }
+            if ".!?".contains(character) || character.isNewline {
+                if hasContent { count += 1 }
+                hasContent = false
+            }
+        }
+        return count + (hasContent ? 1 : 0)
+    }
+
+    /// Runs a full-document action and reports how it ended: its details, or the error that stopped it.
+    private func walk(_ name: String, _ body: @escaping @MainActor () async throws -> [String: String]) {
+        Task { @MainActor in
+            do {
+                reportEvent(KeyboardEvent(name, try await body()))
+            } catch {
+                reportEvent(KeyboardEvent(name + " stopped", ["error": "\(error)"]))
+            }
+        }
+    }
+
+    /// Issued by the sample issuer (samples/SampleIssuer: sample-only) to this extension until 2099.
+    static let license = LicenseConfiguration(
+        licenseKey: "eyJleHBpcmVzIjoiMjA5OS0xMi0zMSIsImV4dGVuc2lvbklkZW50aWZpZXIiOiJkZXYua2Job3N0LnNhbXBsZXMucXdlcnR5IiwiZmVhdHVyZXMiOltdLCJpc3N1ZXIiOiJTYW1wbGUgSXNzdWVyIiwiaXNzdWVyS2V5IjoiOGE5Y2JkYTlhZGM1MDQ0NCIsImxpY2Vuc2VlIjoiS2V5Ym9hcmRIb3N0IHNhbXBsZXMifQ",
+        licenseSecret: "X3BXHMWo7b-gNyC7Se4i2_qa4BgvF5VpVZn9a47iP87haWsHzSB8RUr5zRTcV-9q_-IJx-KROmaZaBuK-GqlAg"
+    )
+}
+
+@_cdecl("kbx_extension_entry")
+public func kbxExtensionEntry() -> UnsafeRawPointer? {
+    QwertyKeyboard.export(id: "dev.kbhost.samples.qwerty", name: "QWERTY", version: "1.0.0")
+}
