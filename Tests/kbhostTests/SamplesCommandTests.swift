@@ -71,4 +71,11 @@ struct SamplesCommandTests {
         try terminal.press("Enter")
         try terminal.waitFor("confirm") { $0.contains("usage changed (usage: confirm)") }
     }
+
+    @Test func theQwertyKeyboardInTheRepl() throws {
+        let terminal = try Tmux(try BuildProducts.kbhost() + " " + (try BuildProducts.sample("QwertyKeyboard")), width: 110)
+        try terminal.waitFor("the toolbar over the keys") { $0.contains("read all") && $0.contains("⌫ word") && $0.contains("return") }
+        try terminal.type("hi. how are you")
+        try terminal.waitFor("the keyboard's capitals") { $0.contains("QWERTY › Hi. How are you") }
+    }
 }
