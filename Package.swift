@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "KeyboardHost", targets: ["KeyboardHost"]),
         // The command-line tool.
         .executable(name: "kbhost", targets: ["kbhost"]),
+        // `swift package package-extension --product NAME`: a release build bundled for installing.
+        .plugin(name: "PackageExtension", targets: ["PackageExtension"]),
         // Samples: each one a loadable extension, built as a shared library (lib<Name>.so).
         .library(name: "HelloKeyboard", type: .dynamic, targets: ["HelloKeyboard"]),
         .library(name: "QwertyKeyboard", type: .dynamic, targets: ["QwertyKeyboard"]),
@@ -56,6 +58,14 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
+        ),
+        .plugin(
+            name: "PackageExtension",
+            capability: .command(
+                intent: .custom(verb: "package-extension", description: "Build an extension in release and write an installable bundle"),
+                permissions: [.writeToPackageDirectory(reason: "to write the bundle into bundles/")]
+            ),
+            dependencies: ["kbhost"]
         ),
         // GNU readline (GPL-3.0-or-later; only kbhost links it) and a shim for its C globals.
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),

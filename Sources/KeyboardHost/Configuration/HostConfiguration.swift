@@ -17,11 +17,17 @@ public struct HostConfiguration: Sendable {
     public var allowUnlicensed = false
     /// The extensions to load (those with a path) and the settings for each.
     public var extensions: [ExtensionEntry] = []
+    /// Folders of installed bundles, as absolute paths (before the per-user default).
+    public var bundleDirectories: [String] = []
 
-    public init(trustedIssuerFiles: [String] = [], allowUnlicensed: Bool = false, extensions: [ExtensionEntry] = []) {
+    public init(
+        trustedIssuerFiles: [String] = [], allowUnlicensed: Bool = false, extensions: [ExtensionEntry] = [],
+        bundleDirectories: [String] = []
+    ) {
         self.trustedIssuerFiles = trustedIssuerFiles
         self.allowUnlicensed = allowUnlicensed
         self.extensions = extensions
+        self.bundleDirectories = bundleDirectories
     }
 
     /// The settings for `loaded`: those of the first entry for it, or none.
@@ -56,7 +62,8 @@ public struct HostConfiguration: Sendable {
         return HostConfiguration(
             trustedIssuerFiles: (file.trustedIssuers ?? []).map { absolute($0, relativeTo: folder) },
             allowUnlicensed: file.allowUnlicensed ?? false,
-            extensions: extensions
+            extensions: extensions,
+            bundleDirectories: (file.bundles ?? []).map { absolute($0, relativeTo: folder) }
         )
     }
 
@@ -65,8 +72,9 @@ public struct HostConfiguration: Sendable {
         var trustedIssuers: [String]?
         var allowUnlicensed: Bool?
         var extensions: [ExtensionEntryFile]?
+        var bundles: [String]?
 
-        private enum CodingKeys: String, CodingKey, CaseIterable { case trustedIssuers, allowUnlicensed, extensions }
+        private enum CodingKeys: String, CodingKey, CaseIterable { case trustedIssuers, allowUnlicensed, extensions, bundles }
 
         init(from decoder: any Decoder) throws {
             try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -74,6 +82,7 @@ public struct HostConfiguration: Sendable {
             trustedIssuers = try container.decodeIfPresent([String].self, forKey: .trustedIssuers)
             allowUnlicensed = try container.decodeIfPresent(Bool.self, forKey: .allowUnlicensed)
             extensions = try container.decodeIfPresent([ExtensionEntryFile].self, forKey: .extensions)
+            bundles = try container.decodeIfPresent([String].self, forKey: .bundles)
         }
     }
 

@@ -1,9 +1,9 @@
 /// The rules for a descriptor's identity strings (KeyboardExtensionABI.h). Each check returns what is
 /// wrong, or `nil`.
-enum DescriptorRules {
+public enum DescriptorRules {
     /// Reverse-DNS: two or more dot-separated labels of ASCII letters, digits and '-', no label empty
     /// or starting with '-'.
-    static func identifierProblem(_ identifier: String) -> String? {
+    public static func identifierProblem(_ identifier: String) -> String? {
         let labels = identifier.split(separator: ".", omittingEmptySubsequences: false)
         guard labels.count >= 2 else { return "is not reverse-DNS (expected e.g. com.example.keyboard)" }
         for label in labels {

@@ -22,7 +22,7 @@ struct ReplCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Extensions to load (lib<Name>.so); C-x n cycles through them. Default: those the configuration lists.")
+    @Argument(help: "Extensions to load: lib<Name>.so, a bundle's folder, or an installed bundle's id; C-x n cycles through them. Default: those the configuration lists.")
     var paths: [String] = []
 
     @OptionGroup var host: HostOptions
@@ -55,7 +55,7 @@ struct ReplCommand: AsyncParsableCommand {
         var loaded: [LoadedExtension] = []
         for path in paths {
             do {
-                loaded.append(try ExtensionLoader.load(path: path))
+                loaded.append(try setup.load(path))
             } catch {
                 // The others still load: one bad extension does not stop the host.
                 printError("kbhost: error: \(error.description)")

@@ -27,7 +27,7 @@ struct RunCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Path to the extension's shared library (lib<Name>.so).")
+    @Argument(help: "The extension: lib<Name>.so, a bundle's folder, or an installed bundle's id.")
     var path: String
 
     @Option(name: .customLong("type"), help: "What to type, as key taps.")
@@ -151,7 +151,7 @@ struct BatchRun {
 
         let loaded: LoadedExtension
         do {
-            loaded = try ExtensionLoader.load(path: path)
+            loaded = try setup.load(path)
         } catch {
             throw fail(error.description, ExitStatus.loadFailure)
         }

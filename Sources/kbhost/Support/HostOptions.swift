@@ -49,6 +49,12 @@ struct HostOptions: ParsableArguments {
     ))
     var dataDir: String?
 
+    @Option(help: ArgumentHelp(
+        "Look for installed bundles in this folder too (repeatable); then the configuration's, then <data dir>/bundles.",
+        valueName: "folder"
+    ))
+    var bundles: [String] = []
+
     func validate() throws {
         if latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
     }
@@ -93,26 +99,32 @@ struct HostOptions: ParsableArguments {
                 throw fail("trusted issuer: \(error.description)", ExitStatus.badArguments)
             }
         }
+        let dataRoot = dataDir ?? ExtensionStorage.defaultRoot()
         return HostSetup(
-            licensing: licensing, configuration: configuration, flags: flags,
-            dataRoot: dataDir ?? ExtensionStorage.defaultRoot()
+            licensing: licensing, configuration: configuration, flags: flags, dataRoot: dataRoot,
+            bundleDirectories: bundles + configuration.bundleDirectories + [dataRoot + "/bundles"]
         )
     }
 }
 
-/// The host's configuration with the flags read: what `run` and `repl` start from.
-struct HostSetup {
+/// The host's configuration with the flags read: what `run` and `repl` start from. A class, for the
+/// bundles it loads remember their settings; kbhost uses it on its main actor only.
+final class HostSetup: @unchecked Sendable {
     let licensing: Licensing
     let configuration: HostConfiguration
     /// The settings given by flags; they apply to every extension of the run, over the file's.
     let flags: HostSettings
     /// The folder under which each extension gets its storage.
     let dataRoot: String
+    /// Where installed bundles are looked for, in order.
+    let bundleDirectories: [String]
 
-    /// What `loaded` is handed: its entry's settings in the configuration, with the flags over them,
-    /// and its storage folder (made now; without one, if it cannot be made, said on standard error).
+    /// What `loaded` is handed: its bundle's layout and license, under its entry's settings in the
+    /// configuration, under the flags; and its storage folder (made now; without one, if it cannot be
+    /// made, said on standard error).
     func settings(for loaded: LoadedExtension) -> HostSettings {
-        var settings = configuration.settings(for: loaded).overlaid(with: flags)
+        let bundle = bundleSettings[loaded.source] ?? .none
+        var settings = bundle.overlaid(with: configuration.settings(for: loaded)).overlaid(with: flags)
         do {
             settings.storage = try ExtensionStorage.directory(for: loaded.identifier, root: dataRoot)
         } catch {
@@ -123,4 +135,51 @@ struct HostSetup {
 
     /// The extensions the configuration lists with a path, to load when none is named.
     var configuredPaths: [String] { configuration.extensions.compactMap(\.path) }
+
+    /// What each loaded bundle hands its extension, by the library's path.
+    private var bundleSettings: [String: HostSettings] = [:]
+
+    init(licensing: Licensing, configuration: HostConfiguration, flags: HostSettings, dataRoot: String, bundleDirectories: [String]) {
+        self.licensing = licensing
+        self.configuration = configuration
+        self.flags = flags
+        self.dataRoot = dataRoot
+        self.bundleDirectories = bundleDirectories
+    }
+
+    /// Loads what the user named: a shared library, a bundle's folder, or an installed bundle's
+    /// identifier (looked up in ``bundleDirectories``).
+    func load(_ argument: String) throws(ExtensionReferenceError) -> LoadedExtension {
+        var isDirectory: ObjCBool = false
+        let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
+        if exists && isDirectory.boolValue && FileManager.default.fileExists(atPath: argument + "/" + BundleManifest.fileName) {
+            return try remember { () throws(BundleError) in try ExtensionBundle.open(argument) }
+        }
+        if !exists, !argument.contains("/"), DescriptorRules.identifierProblem(argument) == nil {
+            guard let bundle = BundleDirectory.find(argument, in: bundleDirectories) else {
+                throw .message("no bundle '\(argument)' installed (looked in \(bundleDirectories.joined(separator: ", ")); `kbhost list` shows what is)")
+            }
+            return try remember { bundle }
+        }
+        do {
+            return try ExtensionLoader.load(path: argument)
+        } catch {
+            throw .message(error.description)
+        }
+    }
+
+    private func remember(_ bundle: () throws(BundleError) -> ExtensionBundle) throws(ExtensionReferenceError) -> LoadedExtension {
+        do {
+            let bundle = try bundle()
+            bundleSettings[bundle.loaded.source] = bundle.settings
+            return bundle.loaded
+        } catch {
+            throw .message(error.description)
+        }
+    }
+}
+
+enum ExtensionReferenceError: Error, CustomStringConvertible {
+    case message(String)
+    var description: String { if case .message(let text) = self { text } else { "" } }
 }

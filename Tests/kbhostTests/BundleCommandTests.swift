@@ -1,0 +1,127 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Bundles as an author makes them and a user installs and loads them; `kbhost new`'s package.
+@Suite("kbhost: bundles, list, new")
+struct BundleCommandTests {
+    private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-bundles-\(UUID())")
+
+    private func kbhost(_ arguments: [String], input: String? = nil) throws -> Command.Result {
+        try Command.run(try BuildProducts.kbhost(), arguments, input: input)
+    }
+
+    private var hello: String { get throws { try BuildProducts.sample("HelloKeyboard") } }
+    private var data: String { folder.appendingPathComponent("data").path }
+    private var installed: String { data + "/bundles" }
+    private var helloBundle: String { installed + "/dev.kbhost.samples.hello.kbx" }
+
+    private func document(_ result: Command.Result) throws -> String? {
+        (try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any])?["document"] as? String
+    }
+
+    /// HelloKeyboard bundled with a layout of two keys, x and #, installed in the test's data folder.
+    private func install() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let layout = folder.appendingPathComponent("xhash.json")
+        try Data(##"{"subKeyboards": [{"mode": "letters", "rows": [[{"code": "input", "label": "x"}, {"code": "input", "label": "#"}]]}]}"##.utf8)
+            .write(to: layout)
+        let made = try kbhost(["bundle", try hello, "--layout", layout.path, "--out", installed])
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(made.standardOutput == helloBundle + "\n")
+    }
+
+    @Test func aBundleCarriesTheLibraryAManifestAndItsLayout() throws {
+        try install()
+        let manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: helloBundle + "/manifest.json"))) as? [String: Any]
+        #expect(manifest?["identifier"] as? String == "dev.kbhost.samples.hello")
+        #expect(manifest?["name"] as? String == "Hello Keyboard")
+        #expect(manifest?["version"] as? String == "1.0.0")
+        #expect(manifest?["abiVersion"] as? Int == 1)
+        #expect(manifest?["library"] as? String == "libHelloKeyboard.so")
+        #expect(manifest?["layout"] as? String == "layout.json")
+        #expect((manifest?["sha256"] as? String)?.count == 64)
+
+        let listed = try kbhost(["list", "--data-dir", data])
+        #expect(listed.status == 0)
+        #expect(listed.standardOutput == "dev.kbhost.samples.hello  Hello Keyboard 1.0.0  \(helloBundle)\n")
+        // Loaded by id and by folder, with the bundle's layout ('#' is on it, not on HelloKeyboard's).
+        let byID = try kbhost(["run", "--data-dir", data, "dev.kbhost.samples.hello", "--type", "x#"])
+        #expect(byID.status == 0, "\(byID.standardError)")
+        #expect(try document(byID) == "x#")
+        let byFolder = try kbhost(["run", helloBundle, "--type", "#x"])
+        #expect(try document(byFolder) == "#x")
+        let piped = try kbhost(["--data-dir", data, "dev.kbhost.samples.hello"], input: "x#x\n")
+        #expect(piped.standardOutput == "x#x\n")
+    }
+
+    @Test func aChangedLibraryOrManifestIsRefusedWithTheReason() throws {
+        try install()
+        let manifestURL = URL(fileURLWithPath: helloBundle + "/manifest.json")
+        let original = try Data(contentsOf: manifestURL)
+        var manifest = try #require(try JSONSerialization.jsonObject(with: original) as? [String: Any])
+
+        manifest["colour"] = "red"
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        let unknown = try kbhost(["list", "--data-dir", data])
+        #expect(unknown.status == 1)
+        #expect(unknown.standardOutput.hasPrefix("unusable  \(helloBundle): manifest.json: colour: unknown key (expected formatVersion, identifier"))
+
+        manifest["colour"] = nil
+        manifest["version"] = "2.0.0"
+        try JSONSerialization.data(withJSONObject: manifest).write(to: manifestURL)
+        let version = try kbhost(["run", "--data-dir", data, helloBundle])
+        #expect(version.status == 69)
+        #expect(version.standardError == "kbhost: error: bundle '\(helloBundle)': the manifest's version is '2.0.0', but the library's is '1.0.0'\n")
+
+        try original.write(to: manifestURL)
+        let handle = try FileHandle(forWritingTo: URL(fileURLWithPath: helloBundle + "/libHelloKeyboard.so"))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("tampered".utf8))
+        try handle.close()
+        let tampered = try kbhost(["list", "--data-dir", data, "--json"])
+        #expect(tampered.status == 1)
+        #expect(tampered.standardOutput.contains("but the manifest says"))
+        let byID = try kbhost(["run", "--data-dir", data, "dev.kbhost.samples.hello"])
+        #expect(byID.status == 69)
+        #expect(byID.standardError.hasPrefix("kbhost: error: no bundle 'dev.kbhost.samples.hello' installed"))
+    }
+
+    @Test func nothingInstalledIsSaid() throws {
+        let listed = try kbhost(["list", "--data-dir", data])
+        #expect(listed.status == 0)
+        #expect(listed.standardOutput == "no bundles in \(installed)\n")
+    }
+
+    @Test func newWritesThePackageSamplesExternalKeyboardIs() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let made = try kbhost(["new", "ExternalKeyboard", "--sdk", "../..", "--output", folder.path, "--id", "dev.kbhost.samples.external"])
+        #expect(made.status == 0, "\(made.standardError)")
+        let sample = BuildProducts.packageRoot.appendingPathComponent("samples/ExternalKeyboard")
+        for file in ["Package.swift", "Sources/ExternalKeyboard/ExternalKeyboard.swift", "Tests/ExternalKeyboardTests/ExternalKeyboardTests.swift",
+                     "README.md", ".gitignore"] {
+            let written = try String(contentsOf: folder.appendingPathComponent("ExternalKeyboard/" + file), encoding: .utf8)
+            let committed = try String(contentsOf: sample.appendingPathComponent(file), encoding: .utf8)
+            #expect(written == committed, "\(file) differs from the template's")
+        }
+        let again = try kbhost(["new", "ExternalKeyboard", "--output", folder.path])
+        #expect(again.status == 64)
+        #expect(again.standardError.contains("exists already"))
+        let badName = try kbhost(["new", "9Lives"])
+        #expect(badName.status == 64)
+        #expect(badName.standardError.contains("'9Lives' is not a Swift type name"))
+    }
+
+    /// The bundle CI builds from samples/ExternalKeyboard with the plugin (`.ci/run` sets the variable).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["KBHOST_EXTERNAL_BUNDLE"] != nil))
+    func theExternalSampleBuiltWithThePluginLoads() throws {
+        let bundle = try #require(ProcessInfo.processInfo.environment["KBHOST_EXTERNAL_BUNDLE"])
+        let manifest = try String(contentsOfFile: bundle + "/manifest.json", encoding: .utf8)
+        #expect(manifest.contains(#""identifier" : "dev.kbhost.samples.external""#))
+        let run = try kbhost(["run", "--allow-unlicensed", bundle, "--type", "hello. World 42"])
+        #expect(run.status == 0, "\(run.standardError)")
+        #expect(try document(run) == "hello. World 42")
+        let listed = try kbhost(["list", "--bundles", URL(fileURLWithPath: bundle).deletingLastPathComponent().path, "--data-dir", data])
+        #expect(listed.standardOutput.contains("dev.kbhost.samples.external  ExternalKeyboard 1.0.0"))
+    }
+}
