@@ -34,6 +34,8 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         // Ed25519 licenses, and SHA-256 of large texts in kbhost's output.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
+        // `swift package generate-documentation --target KeyboardExtension`: the SDK's DocC.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // The C ABI: one header, the spec. No Swift crosses the boundary.

@@ -33,7 +33,7 @@ open class KeyboardViewController {
     /// The configuration this controller returned from ``createConfiguration()``, once it has.
     public internal(set) var configuration: KeyboardConfiguration?
 
-    /// The keys as shown now: the configuration's layout, shuffled where it says so (``Shuffle``) —
+    /// The keys as shown now: the configuration's layout, shuffled where it says so (`Shuffle`) —
     /// afresh on every appearance and after the configuration's refresh interval.
     public internal(set) var layout = KeyboardLayout(subKeyboards: []) {
         didSet {
@@ -114,7 +114,7 @@ open class KeyboardViewController {
     }
 
     /// The configuration the keyboard runs with: by default, `own` (what ``createConfiguration()``
-    /// returned) with the host's settings laid over it (``KeyboardConfiguration/applying(_:)``).
+    /// returned) with the host's settings laid over it (`KeyboardConfiguration.applying(_:)`).
     /// Override to refuse some (a keyboard whose layout must not be replaced, say), or to read
     /// `settings.options`.
     open func configuration(applying settings: HostSettings, to own: KeyboardConfiguration) -> KeyboardConfiguration {
@@ -164,7 +164,7 @@ open class KeyboardViewController {
 
     /// The user tapped `key`. The default does what the key's code says: input keys, space and return
     /// insert their text (upper case while shift is on: a one-shot shift then goes off) with the
-    /// configuration's ``TypingOptions`` (text replacements, double-space full stop), delete deletes
+    /// configuration's `TypingOptions` (text replacements, double-space full stop), delete deletes
     /// backward, shift toggles shift (a second tap while on locks it), a mode key shows its
     /// sub-keyboard, the globe key advances to the next keyboard, and done/collapse dismiss the
     /// keyboard. Override to do more; call `super` for the defaults.

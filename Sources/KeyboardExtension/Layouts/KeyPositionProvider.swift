@@ -11,7 +11,7 @@ public protocol KeyPositionProvider: Sendable {
     func fetchLayout() async throws -> KeyboardLayout
 }
 
-/// A layout read from a JSON file (``KeyboardLayout/init(contentsOfFile:)``) each time it is fetched.
+/// A layout read from a JSON file (`KeyboardLayout(contentsOfFile:)`) each time it is fetched.
 public struct FileKeyPositionProvider: KeyPositionProvider {
     public let path: String
 
@@ -46,7 +46,11 @@ public actor CachingKeyPositionProvider: KeyPositionProvider {
     private let now: @Sendable () -> ContinuousClock.Instant
     private var cache: (layout: KeyboardLayout, fetched: ContinuousClock.Instant)?
 
-    /// - Parameter now: the clock, for tests; real time by default.
+    /// - Parameters:
+    ///   - source: where layouts are fetched from.
+    ///   - maximumAge: how long a cached layout is used before it is fetched again; `nil`: until a
+    ///     refresh or ``clearCache()``.
+    ///   - now: the clock, for tests; real time by default.
     public init(
         _ source: any KeyPositionProvider, maximumAge: Duration? = nil,
         now: @escaping @Sendable () -> ContinuousClock.Instant = { ContinuousClock.now }
