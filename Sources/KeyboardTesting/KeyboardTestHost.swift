@@ -106,13 +106,11 @@ public final class KeyboardTestHost {
 
     // MARK: Appearance and keys
 
-    /// Shows the keyboard. A keyboard hosted in process gets its timers (the full-document walker's
-    /// timeouts, the layout's reshuffle) on this host's virtual clock; one loaded from a `.so` keeps
-    /// real time.
+    /// Shows the keyboard. Its timers (the full-document walker's timeouts, the layout's reshuffle)
+    /// run on this host's virtual clock, hosted in process or loaded from a `.so`: the SDK asks the
+    /// host for them (schedule_timer).
     public func show() throws {
         try session.show()
-        controller?.scheduleTimeout = { [scheduler] delay, body in scheduler.scheduleTimer(after: delay, body) }
-        controller?.scheduleLayoutRefresh()  // again, now on the virtual clock
     }
     public func hide() { session.hide() }
 

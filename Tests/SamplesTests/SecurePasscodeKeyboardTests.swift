@@ -182,6 +182,22 @@ final class SecurePasscodeKeyboardTests {
         #expect(fixed.session.configuration?.layout.subKeyboards[0].rows[0].map(\.label) == ["1", "2", "3"])
     }
 
+    @Test func thePadIsReshuffledOnTheHostsClockEvenFromASharedLibrary() throws {
+        // The .so has its own copy of the SDK; its timer still runs on the test host's virtual clock.
+        let host = try keyboard()
+        func digits() -> [String] { host.session.configuration!.layout.subKeyboards[0].rows.flatMap { $0.map(\.label) } }
+        let first = digits()
+        host.advance(by: .seconds(299))
+        #expect(digits() == first)
+        var changed = false
+        for _ in 0..<3 where !changed {  // each reshuffle could, once in 10!, give the same pad
+            host.advance(by: .seconds(300))
+            changed = digits() != first
+        }
+        #expect(changed)
+        #expect(host.log.contains(.layoutChanged))
+    }
+
     @Test func withoutStorageItSaysSo() throws {
         let host = try KeyboardTestHost(extensionAt: try BuildProducts.sample("SecurePasscodeKeyboard"))
         try host.show()

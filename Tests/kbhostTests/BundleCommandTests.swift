@@ -87,6 +87,18 @@ struct BundleCommandTests {
         #expect(byID.standardError.hasPrefix("kbhost: error: no bundle 'dev.kbhost.samples.hello' installed"))
     }
 
+    @Test func theConfigurationNamesBundleFolders() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let made = try kbhost(["bundle", try hello, "--out", folder.appendingPathComponent("team-bundles").path])
+        #expect(made.status == 0, "\(made.standardError)")
+        let config = folder.appendingPathComponent("kbhost.json")
+        try Data(#"{"bundles": ["team-bundles"]}"#.utf8).write(to: config)
+        let listed = try kbhost(["list", "--config", config.path, "--data-dir", data])
+        #expect(listed.standardOutput.hasPrefix("dev.kbhost.samples.hello  Hello Keyboard 1.0.0  \(folder.path)/team-bundles/"))
+        let piped = try kbhost(["--config", config.path, "--allow-unlicensed", "--data-dir", data, "dev.kbhost.samples.hello"], input: "hi\n")
+        #expect(piped.standardOutput == "hi\n")
+    }
+
     @Test func nothingInstalledIsSaid() throws {
         let listed = try kbhost(["list", "--data-dir", data])
         #expect(listed.status == 0)

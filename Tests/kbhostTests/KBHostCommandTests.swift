@@ -333,7 +333,7 @@ struct LicenseEnforcementTests {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-\(UUID()).json")
         defer { try? FileManager.default.removeItem(at: file) }
         for (json, problem) in [
-            (#"{"colour": 1}"#, "colour: unknown key (expected trustedIssuers, allowUnlicensed, extensions)"),
+            (#"{"colour": 1}"#, "colour: unknown key (expected trustedIssuers, allowUnlicensed, extensions, bundles)"),
             (#"{"trustedIssuers": "one.json"}"#, "trustedIssuers: expected an array"),
             (#"{"allowUnlicensed": 1}"#, "allowUnlicensed: expected true or false"),
             ("[1, 2]", "the document: expected"),

@@ -63,7 +63,7 @@ open class KeyboardViewController {
     /// Cancels the pending reshuffle, if any.
     var cancelRefresh: (@MainActor () -> Void)?
 
-    package func scheduleLayoutRefresh() {
+    func scheduleLayoutRefresh() {
         cancelRefresh?()
         guard let interval = configuration?.layoutRefreshInterval, interval > 0, configuration?.layout.shuffles == true
         else { return }
@@ -83,15 +83,11 @@ open class KeyboardViewController {
     /// Whether a full-document read, delete or move is running (for example, to show progress).
     public var isWalkingFullDocument: Bool { activeWalker != nil }
 
-    /// Schedules the walker's timeouts and returns a way to cancel one. Real time on the main queue;
-    /// the testing module puts its virtual clock here, so timeouts follow the test's time.
-    package var scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void = {
-        delay, body in
-        let (seconds, attoseconds) = delay.components
-        let item = DispatchWorkItem { MainActor.assumeIsolated { body() } }
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(nanoseconds), execute: item)
-        return { item.cancel() }
+    /// Schedules the walker's timeouts and the layout's reshuffles, and returns a way to cancel one: on
+    /// the host's clock (schedule_timer), so a test host's virtual time moves them and a busy host
+    /// never makes them fire early.
+    package var scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+        { [host = textDocumentProxy.host] delay, body in host.scheduleTimer(after: delay, body) }
     }
 
     /// Set when the base class's ``createConfiguration()`` runs, which means a subclass did not

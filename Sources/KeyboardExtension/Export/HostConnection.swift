@@ -1,3 +1,4 @@
+import Dispatch
 import KeyboardExtensionABI
 import KeyboardModel
 
@@ -91,6 +92,30 @@ struct HostConnection {
         withBorrowedUTF8(json) { set(api.host, $0, $1) }
     }
 
+    /// Runs `body` after `delay` on the host's clock (schedule_timer); returns a way to cancel it.
+    /// Without a host, on the main queue's real time.
+    func scheduleTimer(after delay: Duration, _ body: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+        guard let api, let schedule = api.schedule_timer, let cancel = api.cancel_timer else {
+            let item = DispatchWorkItem { MainActor.assumeIsolated { body() } }
+            DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.nanoseconds)), execute: item)
+            return { item.cancel() }
+        }
+        let timer = Self.nextTimer
+        Self.nextTimer += 1
+        Self.timers[timer] = body
+        schedule(api.host, timer, UInt64(max(delay.nanoseconds, 0)), { timer in
+            MainActor.assumeIsolated { HostConnection.timers.removeValue(forKey: timer)?() }
+        })
+        return {
+            guard Self.timers.removeValue(forKey: timer) != nil else { return }
+            cancel(api.host, timer)
+        }
+    }
+
+    /// Pending timers, by number (one table for every instance of this SDK copy: numbers never repeat).
+    private static var timers: [UInt64: @MainActor () -> Void] = [:]
+    private static var nextTimer: UInt64 = 1
+
     func reportEvent(json: String) {
         guard let api, let report = api.report_event else { return unhosted() }
         withBorrowedUTF8(json) { report(api.host, $0, $1) }
@@ -108,6 +133,15 @@ struct HostConnection {
         Self.warnedUnhosted = true
         let warning = "KeyboardExtension: this controller has no host; its edits are dropped\n"
         _ = withBorrowedUTF8(warning) { write(STDERR_FILENO, $0, $1) }
+    }
+}
+
+extension Duration {
+    /// Whole nanoseconds, clamped to Int64.
+    var nanoseconds: Int64 {
+        let (seconds, attoseconds) = components
+        let (product, overflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        return overflow ? (seconds < 0 ? .min : .max) : product &+ attoseconds / 1_000_000_000
     }
 }
 

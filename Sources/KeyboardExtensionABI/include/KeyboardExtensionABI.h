@@ -278,6 +278,17 @@ typedef struct kbx_host_api {
      * call returns. Never put a secret in it: hosts show and log events.
      */
     void (*report_event)(kbx_host *host, const char *json, size_t length);
+    /**
+     * Asks the host to call `fire(timer)` once, on its main thread, after `delay_ns` nanoseconds of
+     * the host's clock — unless cancel_timer cancels it first or the instance is destroyed. `timer` is
+     * the extension's own number for it (unique among its pending timers). An extension's timeouts
+     * and periodic work go through here rather than a clock of its own, so that they follow the
+     * host's time: a test host's virtual clock moves them as it moves everything else, and they never
+     * fire while the host is busy elsewhere.
+     */
+    void (*schedule_timer)(kbx_host *host, uint64_t timer, uint64_t delay_ns, void (*fire)(uint64_t timer));
+    /** Cancels a timer schedule_timer set and has not fired; unknown numbers are ignored. */
+    void (*cancel_timer)(kbx_host *host, uint64_t timer);
 } kbx_host_api;
 
 /* ---------------------------------------------------------------------------------------------- */

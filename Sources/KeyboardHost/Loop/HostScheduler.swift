@@ -6,6 +6,9 @@ import Dispatch
 public protocol HostScheduler {
     /// Runs `work` on the main actor after `delay`, never before the current turn ends.
     func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void)
+    /// Runs `work` after `delay` unless the returned closure cancels it first: a timer (an
+    /// extension's timeout), which a test scheduler tells from work.
+    func scheduleTimer(after delay: Duration, _ work: @escaping @MainActor () -> Void) -> @MainActor () -> Void
 }
 
 /// The main dispatch queue, which `dispatchMain()` or Swift's async `main` runs.
@@ -19,6 +22,12 @@ public struct MainQueueScheduler: HostScheduler {
         } else {
             DispatchQueue.main.asyncAfter(deadline: .now() + delay.dispatchInterval, execute: run)
         }
+    }
+
+    public func scheduleTimer(after delay: Duration, _ work: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+        let item = DispatchWorkItem { MainActor.assumeIsolated { work() } }
+        DispatchQueue.main.asyncAfter(deadline: .now() + max(delay, .zero).dispatchInterval, execute: item)
+        return { item.cancel() }
     }
 }
 

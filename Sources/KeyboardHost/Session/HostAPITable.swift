@@ -89,6 +89,14 @@ enum HostAPITable {
             report_event: { host, bytes, length in
                 let json = borrowedString(bytes, length)
                 HostAPITable.deliver(host) { $0.eventReported(json: json) }
+            },
+            schedule_timer: { host, timer, delay, fire in
+                guard let fire else { return }
+                let duration = Duration.nanoseconds(Int64(clamping: min(delay, UInt64(Int64.max))))
+                HostAPITable.deliver(host) { $0.scheduleExtensionTimer(timer, after: duration, fire: fire) }
+            },
+            cancel_timer: { host, timer in
+                HostAPITable.deliver(host) { $0.cancelExtensionTimer(timer) }
             }
         )
     }

@@ -69,6 +69,8 @@ public final class KeyboardSession {
     var pendingCommands: [UInt64: CheckedContinuation<CommandResult, Never>] = [:]
     var commandNames: [UInt64: HostCommand] = [:]
     var nextCommandRequest: UInt64 = 1
+    /// The current instance's pending timers (schedule_timer), by its numbers: cancelled when it goes.
+    var extensionTimers: [UInt64: @MainActor () -> Void] = [:]
 
     /// A live extension instance and the host API it was given (valid until it is destroyed).
     struct Instance {
@@ -154,6 +156,8 @@ public final class KeyboardSession {
     }
 
     private func destroy(_ instance: Instance) {
+        for cancel in extensionTimers.values { cancel() }
+        extensionTimers.removeAll()
         descriptor.destroy_instance(instance.handle)
         HostAPITable.unregister(instance.key)
         instance.api.deallocate()
@@ -250,6 +254,19 @@ public final class KeyboardSession {
         self.configuration = configuration
         if keyboardState.subKeyboard >= layout.subKeyboards.count { keyboardState = KeyboardState() }
         onEvent?(.layoutChanged)
+    }
+
+    /// An extension's timer, on the host's scheduler (virtual time in tests).
+    func scheduleExtensionTimer(_ timer: UInt64, after delay: Duration, fire: @convention(c) (UInt64) -> Void) {
+        extensionTimers[timer]?()
+        extensionTimers[timer] = scheduler.scheduleTimer(after: delay) { [weak self] in
+            guard let self, extensionTimers.removeValue(forKey: timer) != nil else { return }
+            fire(timer)
+        }
+    }
+
+    func cancelExtensionTimer(_ timer: UInt64) {
+        extensionTimers.removeValue(forKey: timer)?()
     }
 
     func eventReported(json: String) {
