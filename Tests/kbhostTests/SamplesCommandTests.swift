@@ -59,14 +59,16 @@ struct SamplesCommandTests {
     @Test func thePasscodeKeyboardInTheRepl() throws {
         let command = try BuildProducts.kbhost() + " " + (try BuildProducts.sample("SecurePasscodeKeyboard"))
             + " --data-dir \(data.path) --set options.shuffle=false --set options.scryptCost=10"
-        let terminal = try Tmux(command, width: 110)
+        let terminal = try Tmux(command, width: 80)
         try terminal.waitFor("the pad and the usage") { $0.contains("usage changed (usage: create)") && $0.contains("done") }
         try terminal.type("4829")
         try terminal.waitFor("four dots, no digits") { screen in
             screen.contains("⬤⬤⬤⬤") && !screen.split(separator: "\n").first!.contains("4")
         }
         try terminal.press("Enter")
-        try terminal.waitFor("the rule that failed") { $0.contains("passcode rule failed (message: at least 6 digits") }
+        try terminal.waitFor("the rule that failed, whole, on a row of its own") {
+            $0.contains("\n  passcode rule failed (message: at least 6 digits, rule: minimumLength)")
+        }
         try terminal.type("482915")
         try terminal.press("Enter")
         try terminal.waitFor("confirm") { $0.contains("usage changed (usage: confirm)") }

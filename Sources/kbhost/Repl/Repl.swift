@@ -222,7 +222,7 @@ final class Repl {
     }
 
     private func rowsBelow() -> [String] {
-        var rows = [statusRow()]
+        var rows = statusRows()
         if options.showKeyboard, let layout = session.configuration?.layout {
             let appearance = session.configuration?.appearance ?? Appearance()
             let renderer = KeyboardRenderer(width: screen.width, colors: options.colors, appearance: appearance)
@@ -232,7 +232,9 @@ final class Repl {
         return rows
     }
 
-    private func statusRow() -> String {
+    /// The status row; a message too long to share it (an extension's event, say) gets a row of its
+    /// own under it rather than being cut.
+    private func statusRows() -> [String] {
         let state = session.keyboardState
         let mode = session.configuration?.layout.subKeyboards[safe: state.subKeyboard]?.mode.rawValue ?? "?"
         var parts = ["\(session.loadedExtension.name) (\(active + 1)/\(extensions.count))", mode]
@@ -240,15 +242,13 @@ final class Repl {
         parts.append(session.policy.description)
         if isSecure { parts.append("secure") }
         if case .notChecked = options.setup.licensing { parts.append("LICENSES NOT CHECKED") }
-        var row = parts.joined(separator: " · ")
-        if let running {
-            row += " │ \(running.command)… \(running.snapshots) round trips"
-        } else if let message {
-            row += " │ " + message
-        } else {
-            row += " │ C-x h: help"
-        }
-        return screen.style(DisplayWidth.prefix(of: row, fitting: screen.width - 1), "2")
+        let row = parts.joined(separator: " · ")
+        let width = screen.width - 1
+        func fitted(_ text: String) -> String { screen.style(DisplayWidth.prefix(of: text, fitting: width), "2") }
+        if let running { return [fitted(row + " │ \(running.command)… \(running.snapshots) round trips")] }
+        guard let message else { return [fitted(row + " │ C-x h: help")] }
+        if DisplayWidth.columns(of: row + " │ " + message) <= width { return [fitted(row + " │ " + message)] }
+        return [fitted(row + " │ C-x h: help"), fitted("  " + message)]
     }
 }
 
