@@ -198,17 +198,20 @@ struct FullDocumentTests {
 
     @Test func theHostCanAskForAReadAndADelete() async throws {
         let host = try host("Host asks. It answers.", cursor: 4)
-        async let read = host.session.perform(.readFullDocument)
+        // A main-actor task: it runs before the test's next turn, so the command is under way before
+        // settle() looks for quiet. (An `async let` child starts on the global executor and, on a busy
+        // machine, could send the command after settle() had finished: a hang.)
+        let read = Task { @MainActor in await host.session.perform(.readFullDocument) }
         await host.settle()
-        let answer = await read
+        let answer = await read.value
         #expect(answer.succeeded)
         #expect(answer.before == "Host")
         #expect(answer.after == " asks. It answers.")
         #expect((answer.roundTrips ?? 0) > 0)
 
-        async let delete = host.session.perform(.deleteFullDocument)
+        let delete = Task { @MainActor in await host.session.perform(.deleteFullDocument) }
         await host.settle()
-        #expect(await delete.deletedCharacters == 22)
+        #expect(await delete.value.deletedCharacters == 22)
         #expect(host.document == "")
     }
 }
