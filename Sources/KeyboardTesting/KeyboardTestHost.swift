@@ -173,9 +173,6 @@ public final class KeyboardTestHost {
         scheduler.runUntilIdle()
     }
 
-    /// Runs the host and lets the extension's async work on the main actor run, until neither has
-    /// anything left to do. Use it when the extension awaits snapshots (a full-document walk).
-    /// Work that sleeps on a real clock is not waited for.
     /// Moves virtual time forward by `step`, `rounds` times, letting the extension's own async work
     /// (a full-document walk) run between steps: time passes while a walk is under way, so a test can
     /// act in the middle of it.
@@ -186,15 +183,31 @@ public final class KeyboardTestHost {
         }
     }
 
+    /// Runs the host and lets the extension's async work on the main actor run, until neither has
+    /// anything left to do. Use it when the extension awaits snapshots (a full-document walk).
+    /// Work that sleeps on a real clock is not waited for.
     public func settle() async {
+        // Quiet means: no work waiting, and nothing under way that the host can see — a host command
+        // not answered, or (in process) a full-document walk. Yielding lets the keyboard's tasks run;
+        // while something is under way with no work waiting (a walk about to take its next step), it
+        // gets many more turns, but not for ever: a walk waiting only for its timeout needs time to
+        // be advanced, which is the test's to do.
         var quietRounds = 0
+        var waitingRounds = 0
         while quietRounds < 16 {
             if scheduler.runUntilIdle() > 0 { quietRounds = 0 }
             await Task.yield()
-            quietRounds = scheduler.isIdle ? quietRounds + 1 : 0
+            let underWay = session.hasPendingCommands || controller?.isWalkingFullDocument == true
+            if !scheduler.isIdle {
+                quietRounds = 0
+            } else if underWay && waitingRounds < 10_000 {
+                waitingRounds += 1
+                quietRounds = 0
+            } else {
+                quietRounds += 1
+            }
         }
     }
-
     // MARK: The log
 
     public func clearLog() { log.removeAll() }

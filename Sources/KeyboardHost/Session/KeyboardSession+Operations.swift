@@ -11,6 +11,9 @@ extension KeyboardSession {
     /// Whether posted edits are waiting to be applied.
     public var hasPendingOperations: Bool { drainScheduled }
 
+    /// Whether a host command (a full-document read, say) has been sent and not answered yet.
+    public var hasPendingCommands: Bool { !pendingCommands.isEmpty }
+
     /// Returns once every edit posted so far, and every edit those provoke, has been applied.
     public func settle() async {
         while drainScheduled {
