@@ -32,7 +32,7 @@ let package = Package(
         // moves cost O(log n + edit), not O(document).
         .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
-        // Ed25519 licenses, and SHA-256 of large texts in kbhost's output.
+        // Ed25519 licenses; SHA-256 of bundled libraries and of large texts in kbhost's output.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // `swift package generate-documentation --target KeyboardExtension`: the SDK's DocC.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
@@ -58,7 +58,6 @@ let package = Package(
             dependencies: [
                 "KeyboardHost", "CReadline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
         .plugin(

@@ -134,16 +134,16 @@ public final class KeyboardTestHost {
     /// running the host until idle after each tap and planning again from what the keyboard shows.
     public func type(_ keys: String) throws {
         for (stroke, place) in try KeyStroke.parse(keys) {
-            // One tap at a time, planning again after each, as `KeyboardSession.type(_:)` does.
+            // As `KeyboardSession.type(_:)`, with the virtual scheduler run instead of waited for.
             var typed = false
             for _ in 0..<KeyPlanner.maximumTapsPerStroke where !typed {
-                guard let layout = session.configuration?.layout,
-                      let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState),
-                      let next = taps.first
-                else { break }
-                try tap(at: next)
+                do {
+                    typed = try session.tapToward(stroke)
+                } catch {
+                    guard case .tapFailed(let failure) = error else { break }
+                    throw failure
+                }
                 runUntilIdle()
-                typed = taps.count == 1
             }
             if !typed { throw KeyStrokeError.noKey(stroke, place: place, keyboard: session.loadedExtension.name) }
         }

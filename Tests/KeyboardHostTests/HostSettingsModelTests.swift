@@ -117,6 +117,13 @@ struct HostSettingsModelTests {
         }
     }
 
+    @Test func theDataFolderFollowsXDG() {
+        #expect(ExtensionStorage.defaultRoot(environment: ["XDG_DATA_HOME": "/x/data", "HOME": "/home/jo"]) == "/x/data/kbhost")
+        // A relative XDG_DATA_HOME is invalid by the spec and ignored.
+        #expect(ExtensionStorage.defaultRoot(environment: ["XDG_DATA_HOME": "data", "HOME": "/home/jo"]) == "/home/jo/.local/share/kbhost")
+        #expect(BundleDirectory.defaultDirectory(environment: ["HOME": "/home/jo"]) == "/home/jo/.local/share/kbhost/bundles")
+    }
+
     @Test func jsonValuesMergeObjectsAndReplaceTheRest() {
         let base = JSONValue.object(["a": .object(["x": .number(1), "y": .number(2)]), "b": .array([.null])])
         #expect(base.merging(.object(["a": .object(["y": .bool(true)]), "c": .string("s")]))

@@ -173,9 +173,10 @@ struct ShuffleTests {
     }
 
     @Test func aShuffleThatIsOffChangesNothing() {
-        let pad = SubKeyboard(mode: .numbers, rows: [["1", "2", "3"].map { Key.input($0) }], shuffle: .none)
+        // A secure layout, whose numbers would shuffle by default: the page's own "off" wins.
+        let pad = SubKeyboard(mode: .numbers, rows: [["1", "2", "3"].map { Key.input($0) }], shuffle: Shuffle.none)
         var random = SplitMix64(state: 3)
-        #expect(KeyboardLayout(subKeyboards: [pad]).shuffled(using: &random).subKeyboards[0] == pad)
+        #expect(KeyboardLayout(subKeyboards: [pad], secure: true).shuffled(using: &random).subKeyboards[0] == pad)
     }
 
     @Test func theShuffleSettingIsReadFromFiles() throws {

@@ -51,7 +51,10 @@ public enum Command {
 
     /// Output goes to temporary files rather than pipes, so a chatty child can never block on a full
     /// pipe while the test waits for it. `executable` is a path, or a name looked up in PATH.
-    public static func run(_ executable: String, _ arguments: [String], input: String? = nil) throws -> Result {
+    /// `environment` adds to (or replaces in) this process's environment, for the child only.
+    public static func run(
+        _ executable: String, _ arguments: [String], input: String? = nil, environment: [String: String] = [:]
+    ) throws -> Result {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-run-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -68,7 +71,11 @@ public enum Command {
         let argv = ([executable] + arguments).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid = pid_t()
-        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, environ)
+        var variables = ProcessInfo.processInfo.environment
+        variables.merge(environment) { _, new in new }
+        let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        defer { envp.forEach { free($0) } }
+        let spawned = posix_spawnp(&pid, executable, &actions, nil, argv, envp)
         guard spawned == 0 else { throw SpawnError(executable: executable, code: spawned) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -7,8 +7,8 @@ import TestSupport
 struct BundleCommandTests {
     private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-bundles-\(UUID())")
 
-    private func kbhost(_ arguments: [String], input: String? = nil) throws -> Command.Result {
-        try Command.run(try BuildProducts.kbhost(), arguments, input: input)
+    private func kbhost(_ arguments: [String], input: String? = nil, environment: [String: String] = [:]) throws -> Command.Result {
+        try Command.run(try BuildProducts.kbhost(), arguments, input: input, environment: environment)
     }
 
     private var hello: String { get throws { try BuildProducts.sample("HelloKeyboard") } }
@@ -84,7 +84,11 @@ struct BundleCommandTests {
         #expect(tampered.standardOutput.contains("but the manifest says"))
         let byID = try kbhost(["run", "--data-dir", data, "dev.kbhost.samples.hello"])
         #expect(byID.status == 69)
-        #expect(byID.standardError.hasPrefix("kbhost: error: no bundle 'dev.kbhost.samples.hello' installed"))
+        // Found by its manifest, and refused with the reason rather than "not installed".
+        #expect(byID.standardError.hasPrefix("kbhost: error: bundle '\(helloBundle)': libHelloKeyboard.so has SHA-256 "))
+        let missing = try kbhost(["run", "--data-dir", data, "dev.kbhost.samples.missing"])
+        #expect(missing.status == 69)
+        #expect(missing.standardError.hasPrefix("kbhost: error: no bundle 'dev.kbhost.samples.missing' installed"))
     }
 
     @Test func theConfigurationNamesBundleFolders() throws {
@@ -97,6 +101,28 @@ struct BundleCommandTests {
         #expect(listed.standardOutput.hasPrefix("dev.kbhost.samples.hello  Hello Keyboard 1.0.0  \(folder.path)/team-bundles/"))
         let piped = try kbhost(["--config", config.path, "--allow-unlicensed", "--data-dir", data, "dev.kbhost.samples.hello"], input: "hi\n")
         #expect(piped.standardOutput == "hi\n")
+    }
+
+    @Test func anInstalledBundleIsFoundByItsManifestWhateverItsFolderIsCalled() throws {
+        try install()
+        try FileManager.default.moveItem(atPath: helloBundle, toPath: installed + "/hello-copy.kbx")
+        let byID = try kbhost(["run", "--data-dir", data, "dev.kbhost.samples.hello", "--type", "x#"])
+        #expect(byID.status == 0, "\(byID.standardError)")
+        #expect(try document(byID) == "x#")
+    }
+
+    @Test func bundleInstallsIntoTheUsersDataFolderWhereKbhostFindsIt() throws {
+        // No --out, no --data-dir: $XDG_DATA_HOME/kbhost/bundles, as the plugin's --install uses.
+        let xdg = ["XDG_DATA_HOME": folder.appendingPathComponent("xdg").path]
+        let made = try kbhost(["bundle", try hello], environment: xdg)
+        #expect(made.status == 0, "\(made.standardError)")
+        #expect(made.standardOutput == folder.path + "/xdg/kbhost/bundles/dev.kbhost.samples.hello.kbx\n")
+        let listed = try kbhost(["list"], environment: xdg)
+        #expect(listed.standardOutput.hasPrefix("dev.kbhost.samples.hello  Hello Keyboard 1.0.0  \(folder.path)/xdg/kbhost/bundles/"))
+        let piped = try kbhost(["dev.kbhost.samples.hello"], input: "ok\n", environment: xdg)
+        #expect(piped.standardOutput == "ok\n")
+        // Its storage goes under the same root.
+        #expect(FileManager.default.fileExists(atPath: folder.path + "/xdg/kbhost/extensions/dev.kbhost.samples.hello"))
     }
 
     @Test func nothingInstalledIsSaid() throws {
@@ -119,6 +145,12 @@ struct BundleCommandTests {
         let again = try kbhost(["new", "ExternalKeyboard", "--output", folder.path])
         #expect(again.status == 64)
         #expect(again.standardError.contains("exists already"))
+        // Without --sdk: the checkout this kbhost was built from.
+        let byDefault = try kbhost(["new", "PlainKeyboard", "--output", folder.path])
+        #expect(byDefault.status == 0, "\(byDefault.standardError)")
+        let package = try String(contentsOf: folder.appendingPathComponent("PlainKeyboard/Package.swift"), encoding: .utf8)
+        #expect(package.contains(#".package(name: "KeyboardHost", path: "\#(BuildProducts.packageRoot.path)")"#))
+        #expect(package.contains(#".library(name: "PlainKeyboard", type: .dynamic, targets: ["PlainKeyboard"])"#))
         let badName = try kbhost(["new", "9Lives"])
         #expect(badName.status == 64)
         #expect(badName.standardError.contains("'9Lives' is not a Swift type name"))

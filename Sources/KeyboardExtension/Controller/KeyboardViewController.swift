@@ -86,7 +86,7 @@ open class KeyboardViewController {
     /// Schedules the walker's timeouts and the layout's reshuffles, and returns a way to cancel one: on
     /// the host's clock (schedule_timer), so a test host's virtual time moves them and a busy host
     /// never makes them fire early.
-    package var scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+    var scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void {
         { [host = textDocumentProxy.host] delay, body in host.scheduleTimer(after: delay, body) }
     }
 

@@ -15,25 +15,28 @@ public enum BundleDirectory {
         public let bundle: Result<ExtensionBundle, BundleError>
     }
 
-    /// The bundles in `directories`, in order, each folder's sorted by name. A missing folder holds none.
+    /// The bundles in `directories`, in order, each folder's sorted by name, opened and checked. A
+    /// missing folder holds none.
     public static func scan(_ directories: [String]) -> [Entry] {
-        var entries: [Entry] = []
-        for directory in directories {
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-            for name in names.sorted() where name.hasSuffix(".kbx") {
-                let path = directory + "/" + name
-                entries.append(Entry(path: path, bundle: Result { () throws(BundleError) in try ExtensionBundle.open(path) }))
-            }
+        folders(in: directories).map { path in
+            Entry(path: path, bundle: Result { () throws(BundleError) in try ExtensionBundle.open(path) })
         }
-        return entries
     }
 
-    /// The usable bundle of `identifier` in `directories` (the first, if several).
-    public static func find(_ identifier: String, in directories: [String]) -> ExtensionBundle? {
-        for directory in directories {
-            let path = directory + "/" + ExtensionBundle.folderName(for: identifier)
-            if let bundle = try? ExtensionBundle.open(path) { return bundle }
+    /// The bundle whose manifest says `identifier`, the first in `directories` order, opened and
+    /// checked. Only manifests are read to find it: no other bundle's library is loaded.
+    public static func find(_ identifier: String, in directories: [String]) -> Result<ExtensionBundle, BundleError>? {
+        for path in folders(in: directories) where (try? ExtensionBundle.readManifest(path))?.identifier == identifier {
+            return Result { () throws(BundleError) in try ExtensionBundle.open(path) }
         }
         return nil
+    }
+
+    /// Every `*.kbx` folder in `directories`.
+    private static func folders(in directories: [String]) -> [String] {
+        directories.flatMap { directory in
+            ((try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? [])
+                .sorted().filter { $0.hasSuffix(".kbx") }.map { directory + "/" + $0 }
+        }
     }
 }

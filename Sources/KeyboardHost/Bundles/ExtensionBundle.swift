@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 import KeyboardModel
 
@@ -18,23 +17,12 @@ public struct ExtensionBundle: Sendable {
     public static func folderName(for identifier: String) -> String { identifier + ".kbx" }
 
     public static func open(_ path: String) throws(BundleError) -> ExtensionBundle {
-        let manifestPath = path + "/" + BundleManifest.fileName
-        let manifest: BundleManifest
-        switch FileContents.read(manifestPath) {
-        case .failure(let problem):
-            throw BundleError(path: path, problem: "\(BundleManifest.fileName): \(problem)")
-        case .success(let data):
-            do {
-                manifest = try JSONDecoder().decode(BundleManifest.self, from: data)
-            } catch {
-                throw BundleError(path: path, problem: "\(BundleManifest.fileName): \(DecodingProblem(error))")
-            }
-        }
+        let manifest = try readManifest(path)
         let library = path + "/" + manifest.library
         let digest: String
         switch FileContents.read(library) {
         case .failure(let problem): throw BundleError(path: path, problem: "\(manifest.library): \(problem)")
-        case .success(let data): digest = sha256(data)
+        case .success(let data): digest = SHA256Hex.of(data)
         }
         guard digest == manifest.sha256 else {
             throw BundleError(path: path, problem: "\(manifest.library) has SHA-256 \(digest), but the manifest says \(manifest.sha256): it changed after it was bundled")
@@ -63,9 +51,18 @@ public struct ExtensionBundle: Sendable {
         return ExtensionBundle(path: path, manifest: manifest, loaded: loaded, settings: settings)
     }
 
-    /// Lower-case hex SHA-256.
-    public static func sha256(_ data: Data) -> String {
-        SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
+    /// The bundle's manifest, strictly read; nothing else is opened.
+    static func readManifest(_ path: String) throws(BundleError) -> BundleManifest {
+        switch FileContents.read(path + "/" + BundleManifest.fileName) {
+        case .failure(let problem):
+            throw BundleError(path: path, problem: "\(BundleManifest.fileName): \(problem)")
+        case .success(let data):
+            do {
+                return try JSONDecoder().decode(BundleManifest.self, from: data)
+            } catch {
+                throw BundleError(path: path, problem: "\(BundleManifest.fileName): \(DecodingProblem(error))")
+            }
+        }
     }
 }
 

@@ -71,7 +71,7 @@ public struct TrustedIssuer: Sendable {
     let publicKey: Curve25519.Signing.PublicKey
 
     public var keyIdentifier: String {
-        SHA256.hash(data: publicKey.rawRepresentation).prefix(8).map { String(format: "%02x", $0) }.joined()
+        String(SHA256Hex.of(publicKey.rawRepresentation).prefix(16))
     }
 
     /// The public key file: JSON `{"issuer": …, "publicKey": base64url}`. Safe to share.

@@ -61,7 +61,7 @@ public final class KeyboardSession {
     var drainScheduled = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var snapshotSequence: UInt64 = 0
-    /// Counts what the extension does (posts, events, commands answered), for ``waitUntilQuiet(for:)``.
+    /// Counts what the extension does (posts and events), for ``waitUntilQuiet(for:)``.
     var activity: UInt64 = 0
     /// Operations of the current instance applied so far (reported in every snapshot).
     var operationsApplied: UInt64 = 0

@@ -7,23 +7,31 @@ extension KeyboardSession {
         case tapFailed(SessionError)
     }
 
-    /// Types one stroke as a person would: the first of the taps ``KeyPlanner`` plans on the keyboard
-    /// as it is now (shift for a capital, a mode key for another page), then waits for the host to apply
-    /// what the keyboard posted and plans again from what the keyboard shows then — a person looks
-    /// before the next tap, and a keyboard may change its state by itself (automatic shift).
+    /// Makes the next tap toward typing `stroke`: the first of the taps ``KeyPlanner`` plans on the
+    /// keyboard as it is now (shift for a capital, a mode key for another page). Returns whether the
+    /// stroke is typed. Callers tap again, after letting the host apply what the keyboard posted, until
+    /// it is: a person looks before the next tap, and a keyboard may change its state by itself
+    /// (automatic shift), so the plan is made afresh each time.
+    public func tapToward(_ stroke: KeyStroke) throws(TypingFailure) -> Bool {
+        guard let layout = configuration?.layout,
+              let taps = KeyPlanner.taps(for: stroke, layout: layout, state: keyboardState),
+              let next = taps.first
+        else { throw .noKey }
+        do {
+            try tap(next)
+        } catch {
+            throw .tapFailed(error)
+        }
+        return taps.count == 1
+    }
+
+    /// Types one stroke: ``tapToward(_:)`` until it is typed, waiting after each tap for the host to
+    /// apply what the keyboard posted; at most ``KeyPlanner/maximumTapsPerStroke`` taps.
     public func type(_ stroke: KeyStroke) async throws(TypingFailure) {
         for _ in 0..<KeyPlanner.maximumTapsPerStroke {
-            guard let layout = configuration?.layout,
-                  let taps = KeyPlanner.taps(for: stroke, layout: layout, state: keyboardState),
-                  let next = taps.first
-            else { throw .noKey }
-            do {
-                try tap(next)
-            } catch {
-                throw .tapFailed(error)
-            }
+            let typed = try tapToward(stroke)
             await settle()
-            if taps.count == 1 { return }
+            if typed { return }
         }
         throw .noKey
     }

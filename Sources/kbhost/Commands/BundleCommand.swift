@@ -32,8 +32,7 @@ struct BundleCommand: AsyncParsableCommand {
     func run() async throws {
         let folder = out ?? BundleDirectory.defaultDirectory()
         do {
-            let bundle = try BundleWriter.write(library: library, layout: layout, license: license, into: folder)
-            print(bundle.path)
+            print(try BundleWriter.write(library: library, layout: layout, license: license, into: folder))
         } catch {
             throw fail(error.description, ExitStatus.loadFailure)
         }

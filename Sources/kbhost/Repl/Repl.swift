@@ -77,6 +77,11 @@ final class Repl {
         }
         session.onEvent = { [weak self] event in
             guard let self else { return }
+            if case .keyTapped(let position) = event {
+                // Every tap, however it was planned, lights its key and clicks (key feedback).
+                lastKey = position
+                if session.configuration?.typing.keyFeedback.sound == true { screen.bell() }
+            }
             // On a secure keyboard the inspector does not keep which keys were tapped: with the
             // layout on screen, a position is the digit.
             if case .keyTapped = event, isSecure { return }
@@ -126,26 +131,27 @@ final class Repl {
     /// Taps what types `stroke`, one tap at a time, planning again after each from the keyboard's state
     /// (which a tap changes at once: shift, mode keys). `false` if there is no way to type it.
     private func tapPlanned(_ stroke: KeyStroke, lettersAsTheyAre: Bool) -> Bool {
+        message = nil
+        defer { redraw() }
         for _ in 0..<KeyPlanner.maximumTapsPerStroke {
             if lettersAsTheyAre, session.keyboardState.shift == .on, case .character(let letter) = stroke,
                let key = letterKey(letter) {
                 tap(key)
                 return true
             }
-            guard let layout = session.configuration?.layout,
-                  let taps = KeyPlanner.taps(for: stroke, layout: layout, state: session.keyboardState),
-                  let next = taps.first
-            else { return false }
-            tap(next)
-            if taps.count == 1 { return true }
+            do {
+                if try session.tapToward(stroke) { return true }
+            } catch {
+                guard case .tapFailed(let failure) = error else { return false }
+                message = failure.description
+                return true
+            }
         }
         return false
     }
 
     private func tap(_ position: KeyPosition) {
-        lastKey = position
         message = nil
-        if session.configuration?.typing.keyFeedback.sound == true { screen.bell() }
         do {
             try session.tap(position)
         } catch {

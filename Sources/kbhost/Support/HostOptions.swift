@@ -156,10 +156,10 @@ final class HostSetup: @unchecked Sendable {
             return try remember { () throws(BundleError) in try ExtensionBundle.open(argument) }
         }
         if !exists, !argument.contains("/"), DescriptorRules.identifierProblem(argument) == nil {
-            guard let bundle = BundleDirectory.find(argument, in: bundleDirectories) else {
+            guard let found = BundleDirectory.find(argument, in: bundleDirectories) else {
                 throw .message("no bundle '\(argument)' installed (looked in \(bundleDirectories.joined(separator: ", ")); `kbhost list` shows what is)")
             }
-            return try remember { bundle }
+            return try remember { () throws(BundleError) in try found.get() }
         }
         do {
             return try ExtensionLoader.load(path: argument)

@@ -1,5 +1,5 @@
-import Crypto
 import Foundation
+import KeyboardHost
 
 /// A text in kbhost's JSON: the text itself, or — above a size limit, so a 4 MiB document does not
 /// flood a terminal or a CI log — its length and SHA-256, which still let a script check it exactly.
@@ -14,7 +14,7 @@ enum TextOutput: Encodable, Equatable {
             self = .text(text)
             return
         }
-        let digest = SHA256.hash(data: Data(text.utf8)).map { String(format: "%02x", $0) }.joined()
+        let digest = SHA256Hex.of(Data(text.utf8))
         self = .summary(characters: text.count, utf8Bytes: bytes, sha256: digest)
     }
 
