@@ -44,10 +44,13 @@ let package = Package(
         // its own copy; only their JSON form crosses the boundary.
         .target(name: "KeyboardModel"),
         .target(name: "KeyboardExtension", dependencies: ["KeyboardExtensionABI", "KeyboardModel"]),
+        // Below the host's executors: a thread-local note of whose work runs, and the constructor that
+        // installs the executors before main (Sources/KeyboardHost/Loop/HostExecutors.swift).
+        .target(name: "CHostRuntime"),
         .target(
             name: "KeyboardHost",
             dependencies: [
-                "KeyboardExtensionABI", "KeyboardModel",
+                "KeyboardExtensionABI", "KeyboardModel", "CHostRuntime",
                 .product(name: "_RopeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]

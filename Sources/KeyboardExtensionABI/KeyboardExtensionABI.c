@@ -6,8 +6,10 @@
 #if defined(__LP64__)
 _Static_assert(offsetof(kbx_extension_descriptor, struct_size) == 4, "header prefix");
 _Static_assert(offsetof(kbx_extension_descriptor, identifier) == 8, "descriptor layout");
-_Static_assert(sizeof(kbx_extension_descriptor) == 96, "descriptor v1 size");
-_Static_assert(sizeof(kbx_host_api) == 144, "host API v1 size");
+_Static_assert(KBX_EXTENSION_DESCRIPTOR_MIN_SIZE == 96, "descriptor revision 1 size");
+_Static_assert(sizeof(kbx_extension_descriptor) == 104, "descriptor revision 2 size");
+_Static_assert(KBX_HOST_API_MIN_SIZE == 144, "host API revision 1 size");
+_Static_assert(sizeof(kbx_host_api) == 160, "host API revision 2 size");
 _Static_assert(sizeof(kbx_text_snapshot) == 152, "snapshot v1 size");
 _Static_assert(offsetof(kbx_text_snapshot, text_content_type) == 112, "snapshot layout");
 _Static_assert(sizeof(kbx_key_event) == 24, "key event v1 size");

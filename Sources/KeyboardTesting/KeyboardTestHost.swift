@@ -1,25 +1,36 @@
+import Foundation
 import KeyboardExtension
 import KeyboardHost
+import Testing
 
 /// Hosts a keyboard extension in your tests, as a real host would, with you as the user and the clock.
 ///
 /// ```swift
-/// @Test @MainActor func typesHello() throws {
+/// @Test @MainActor func typesHello() async throws {
 ///     let host = try KeyboardTestHost(MyKeyboard.self, document: "Say: ", policy: .sentence)
 ///     try host.show()
-///     try host.type("hello")
+///     try await host.type("hello")
 ///     #expect(host.document == "Say: hello")
 ///     #expect(host.cursor == 10)
 /// }
 /// ```
 ///
 /// The extension runs through the same C calls as after `dlopen` — hosted in process from its class,
-/// or loaded from a built `.so` — against a real text field. Posted edits wait on a ``VirtualScheduler``:
-/// ``advance(by:)`` moves virtual time, ``runUntilIdle()`` applies everything, and ``settle()`` also lets
-/// the extension's own async work (such as a full-document walk) run until all is quiet. Every call
-/// between host and extension is in ``log``.
+/// or loaded from a built `.so` — against a real text field, on a ``VirtualScheduler``: virtual time
+/// that moves only when you move it, and a host that knows when it has nothing left to do.
 ///
-/// Acting as the user: `KeyboardTestHost+User.swift`.
+/// - ``settle()`` runs until the host is quiet: every posted edit applied, and every task the keyboard
+///   started run until it waits on the host (a snapshot, an acknowledgement, ``HostClock``) or ends.
+///   Only timers still to come are left. It is exact: no yields counted, no real time waited.
+/// - ``advance(by:)`` moves the host's clock, firing the timers that fall due — the keyboard's sleeps on
+///   its `clock`, its timeouts, its timers — and settling after each.
+/// - ``type(_:)`` taps as a person would and settles after each tap; ``tap(_:)-(String)`` taps once and
+///   leaves the rest to you.
+/// - ``assertQuiet()`` says what is left undone; a host freed with work left undone records an issue,
+///   as swift-nio's embedded event loop refuses to be freed with scheduled work.
+///
+/// Every call between host and extension is in ``log``. Acting as the user:
+/// `KeyboardTestHost+User.swift`.
 @MainActor
 public final class KeyboardTestHost {
     /// The session underneath, for anything this API does not cover.
@@ -30,39 +41,43 @@ public final class KeyboardTestHost {
     public private(set) var log: [SessionEvent] = []
 
     private let inProcess: Bool
+    private let sourceLocation: SourceLocation
 
     /// Hosts `controller` in process: no shared library needed.
     public convenience init(
         _ controller: KeyboardViewController.Type, id: String? = nil, name: String? = nil,
         document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
-        settings: HostSettings = .none
+        settings: HostSettings = .none, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         let typeName = String(describing: controller)
         let identifier = id ?? "test.inprocess." + typeName.filter { $0.isLetter || $0.isNumber }
         let descriptor = controller.export(id: identifier, name: name ?? typeName, version: "0.0.0")
         let loaded = try ExtensionLoader.validate(descriptor: descriptor, source: "in-process \(typeName)")
         self.init(loaded, inProcess: true, document: document, cursor: cursor, policy: policy, latency: latency, traits: traits,
-                  licensing: licensing, settings: settings)
+                  licensing: licensing, settings: settings, sourceLocation: sourceLocation)
     }
 
     /// Hosts the extension built at `path` (`lib<Name>.so`), loaded with the real loader.
     public convenience init(
         extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
-        settings: HostSettings = .none
+        settings: HostSettings = .none, sourceLocation: SourceLocation = #_sourceLocation
     ) throws {
         self.init(try ExtensionLoader.load(path: path), inProcess: false, document: document, cursor: cursor,
-                  policy: policy, latency: latency, traits: traits, licensing: licensing, settings: settings)
+                  policy: policy, latency: latency, traits: traits, licensing: licensing, settings: settings,
+                  sourceLocation: sourceLocation)
     }
 
     private init(
         _ loaded: LoadedExtension, inProcess: Bool, document: String, cursor: Int?, policy: ContextPolicy,
-        latency: Duration, traits: TextInputTraits, licensing: Licensing, settings: HostSettings
+        latency: Duration, traits: TextInputTraits, licensing: Licensing, settings: HostSettings,
+        sourceLocation: SourceLocation
     ) {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
         self.inProcess = inProcess
+        self.sourceLocation = sourceLocation
         session = KeyboardSession(
             extension: loaded, textField: TextField(text: document, cursor: cursor, traits: traits),
             policy: policy, licensing: licensing, scheduler: scheduler
@@ -70,6 +85,21 @@ public final class KeyboardTestHost {
         session.latency = latency
         session.settings = settings
         session.onEvent = { [weak self] in self?.log.append($0) }
+    }
+
+    /// A host freed with work left undone says what it was (``pendingWork``), as an issue of the test
+    /// that made it.
+    isolated deinit {
+        let pending = pendingWork
+        guard !pending.isEmpty else { return }
+        let message = "KeyboardTestHost freed with work left undone (settle(), advance(by:) or hide() first): "
+            + pending.joined(separator: "; ")
+        // An issue of the test that made it, while that test runs; outside any test, a warning.
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: message), sourceLocation: sourceLocation)
+        } else {
+            FileHandle.standardError.write(Data("warning: \(sourceLocation): \(message)\n".utf8))
+        }
     }
 
     // MARK: The field
@@ -106,15 +136,16 @@ public final class KeyboardTestHost {
 
     // MARK: Appearance and keys
 
-    /// Shows the keyboard. Its timers (the full-document walker's timeouts, the layout's reshuffle)
-    /// run on this host's virtual clock, hosted in process or loaded from a `.so`: the SDK asks the
-    /// host for them (schedule_timer).
+    /// Shows the keyboard. What it starts as it appears runs at the next ``settle()``.
     public func show() throws {
         try session.show()
     }
+
+    /// Hides the keyboard: its instance goes, with its timers; a walk under way ends (`keyboardHidden`)
+    /// and commands it had not answered are answered `hidden`.
     public func hide() { session.hide() }
 
-    /// Taps the key at a position.
+    /// Taps the key at a position. Nothing else runs until you ``settle()``.
     public func tap(at position: KeyPosition) throws {
         try session.tap(position)
     }
@@ -131,21 +162,17 @@ public final class KeyboardTestHost {
 
     /// Types `keys` as a person would: the taps ``KeyPlanner`` plans for each character (shift for a
     /// capital, a mode key for a digit on another page; named keys in braces, as `kbhost run --type`),
-    /// running the host until idle after each tap and planning again from what the keyboard shows.
-    public func type(_ keys: String) throws {
+    /// settling after each tap — the keyboard's edits applied and its tasks run — and planning again
+    /// from what the keyboard shows. Virtual time does not move.
+    public func type(_ keys: String) async throws {
         for (stroke, place) in try KeyStroke.parse(keys) {
-            // As `KeyboardSession.type(_:)`, with the virtual scheduler run instead of waited for.
-            var typed = false
-            for _ in 0..<KeyPlanner.maximumTapsPerStroke where !typed {
-                do {
-                    typed = try session.tapToward(stroke)
-                } catch {
-                    guard case .tapFailed(let failure) = error else { break }
-                    throw failure
-                }
-                runUntilIdle()
+            do {
+                try await session.type(stroke)
+            } catch .noKey {
+                throw KeyStrokeError.noKey(stroke, place: place, keyboard: session.loadedExtension.name)
+            } catch .tapFailed(let failure) {
+                throw failure
             }
-            if !typed { throw KeyStrokeError.noKey(stroke, place: place, keyboard: session.loadedExtension.name) }
         }
     }
 
@@ -163,51 +190,87 @@ public final class KeyboardTestHost {
 
     // MARK: Time
 
-    /// Moves virtual time forward, applying posted edits that fall due.
-    public func advance(by duration: Duration) {
-        scheduler.advance(by: duration)
-    }
+    /// The host's clock: virtual time since the host was made.
+    public var now: Duration { scheduler.now }
 
-    /// Applies every posted edit, and every edit those provoke, moving virtual time as needed.
-    public func runUntilIdle() {
-        scheduler.runUntilIdle()
-    }
-
-    /// Moves virtual time forward by `step`, `rounds` times, letting the extension's own async work
-    /// (a full-document walk) run between steps: time passes while a walk is under way, so a test can
-    /// act in the middle of it.
-    public func pump(_ rounds: Int, step: Duration = .milliseconds(10)) async {
-        for _ in 0..<rounds {
-            advance(by: step)
-            for _ in 0..<4 { await Task.yield() }
-        }
-    }
-
-    /// Runs the host and lets the extension's async work on the main actor run, until neither has
-    /// anything left to do. Use it when the extension awaits snapshots (a full-document walk).
-    /// Work that sleeps on a real clock is not waited for.
+    /// Runs until the host is quiet: every posted edit applied (time moves to an edit under latency),
+    /// every task the keyboard started run until it waits on the host or ends. Timers still to come —
+    /// a sleep on the keyboard's clock, a timeout — are left for ``advance(by:)``.
     public func settle() async {
-        // Quiet means: no work waiting, and nothing under way that the host can see — a host command
-        // not answered, or (in process) a full-document walk. Yielding lets the keyboard's tasks run;
-        // while something is under way with no work waiting (a walk about to take its next step), it
-        // gets many more turns, but not for ever: a walk waiting only for its timeout needs time to
-        // be advanced, which is the test's to do.
-        var quietRounds = 0
-        var waitingRounds = 0
-        while quietRounds < 16 {
-            if scheduler.runUntilIdle() > 0 { quietRounds = 0 }
-            await Task.yield()
-            let underWay = session.hasPendingCommands || controller?.isWalkingFullDocument == true
-            if !scheduler.isIdle {
-                quietRounds = 0
-            } else if underWay && waitingRounds < 10_000 {
-                waitingRounds += 1
-                quietRounds = 0
-            } else {
-                quietRounds += 1
+        await scheduler.settle()
+    }
+
+    /// Moves the host's clock forward by `duration`: everything that falls due runs in order — posted
+    /// edits, the keyboard's timers and sleeps, the host's timeouts — with the keyboard's tasks settled
+    /// after each; then the host is settled at the new time.
+    public func advance(by duration: Duration) async {
+        await scheduler.advance(by: duration)
+    }
+
+    // MARK: Work on the keyboard's side
+
+    /// Starts `body` as the keyboard would start a task of its own (from one of its callbacks): the
+    /// host counts it as the keyboard's work, so ``settle()`` runs it until it waits on the host or
+    /// ends. Use it to drive the keyboard's async API from a test (a full-document read, say).
+    ///
+    /// The task you get back is the test's: it hands over the result as the host's own work, so that
+    /// awaiting it does not make the test's task count as the keyboard's.
+    @discardableResult
+    public func startTask<T: Sendable>(_ body: @escaping @MainActor () async -> T) -> Task<T, Never> {
+        guard let work = session.extensionWork else { return Task { @MainActor in await body() } }
+        let handover = Handover<T>()
+        let inner = work.run {
+            Task { @MainActor in
+                let result = await body()
+                ExtensionWork.unattributed { handover.deliver(result) }
             }
         }
+        // Cancelling the test's task cancels the keyboard's.
+        return Task { @MainActor in
+            await withTaskCancellationHandler { await handover.result() } onCancel: { inner.cancel() }
+        }
     }
+
+    /// Sends a host command (what the REPL's C-x r does): when this returns, the keyboard has it. Its
+    /// answer: ``result(of:)``, once the host has settled or moved time far enough.
+    @discardableResult
+    public func send(_ command: HostCommand) -> SentCommand {
+        session.send(command)
+    }
+
+    /// The answer to a command sent with ``send(_:)``.
+    public func result(of sent: SentCommand) async -> CommandResult {
+        await session.result(of: sent)
+    }
+
+    /// Sends a host command and settles: the answer, or, if the keyboard is still at it when nothing
+    /// but timers is left, the host moves time on to its next timer until it answers (a timeout does).
+    public func perform(_ command: HostCommand) async -> CommandResult {
+        await session.perform(command)
+    }
+
+    // MARK: What is left
+
+    /// What is left undone, in words: edits posted and not applied, commands not answered, keyboard
+    /// work under way, a full-document walk under way (in process), and one-shot timers still to come
+    /// (a keyboard's repeating timers are its background, and not counted). Empty when quiet.
+    public var pendingWork: [String] {
+        var pending: [String] = []
+        if session.hasPendingOperations { pending.append("edits posted and not applied") }
+        pending += session.pendingCommands.map { "command \($0) not answered" }
+        let inFlight = scheduler.extensionWorkInFlight
+        if inFlight > 0 { pending.append("\(inFlight) keyboard job\(inFlight == 1 ? "" : "s") under way") }
+        if controller?.isWalkingFullDocument == true { pending.append("a full-document walk under way") }
+        pending += scheduler.pendingTimers.filter { !$0.repeats }.map { "timer \($0)" }
+        return pending
+    }
+
+    /// Throws ``KeyboardTestHostError/notQuiet(_:)`` if anything is left undone (``pendingWork``).
+    public func assertQuiet() throws {
+        let pending = pendingWork
+        if !pending.isEmpty { throw KeyboardTestHostError.notQuiet(pending) }
+    }
+
     // MARK: The log
 
     public func clearLog() { log.removeAll() }
@@ -225,12 +288,35 @@ public final class KeyboardTestHost {
 
 public enum KeyboardTestHostError: Error, Equatable, CustomStringConvertible {
     case noSuchKey(String, keyboard: String)
+    /// Work left undone, in words.
+    case notQuiet([String])
 
     public var description: String {
         switch self {
         case .noSuchKey(let key, let keyboard): "\(keyboard) has no key \(key)"
+        case .notQuiet(let pending): "the host is not quiet: " + pending.joined(separator: "; ")
         }
     }
 }
 
-import Foundation
+/// A result passed from one task to another through a continuation, so that the one who delivers it
+/// decides (with ``ExtensionWork/unattributed(_:)``) whose work waking the other is.
+@MainActor
+private final class Handover<T: Sendable> {
+    private var value: T?
+    private var waiter: CheckedContinuation<T, Never>?
+
+    func deliver(_ result: T) {
+        if let waiter {
+            self.waiter = nil
+            waiter.resume(returning: result)
+        } else {
+            value = result
+        }
+    }
+
+    func result() async -> T {
+        if let value { return value }
+        return await withCheckedContinuation { waiter = $0 }
+    }
+}

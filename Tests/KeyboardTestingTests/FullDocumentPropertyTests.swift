@@ -79,8 +79,7 @@ struct FullDocumentPropertyTests {
             host.userMovesCursor(to: cursor)
             let origin = host.cursor
             let walk = host.startWalk { try await $0.readFullDocumentContext() }
-            await host.waitUntilWalking()
-            await host.pump(wait)
+            await host.advance(by: .milliseconds(10 * wait))
             let finishedFirst = host.walkerKeyboard.activeWalkerIsIdle
             switch action! {
             case .movesCursor: host.userMovesCursor(to: 1)
@@ -132,8 +131,7 @@ struct FullDocumentPropertyTests {
         ) { text, policy, latency, wait, action in
             let host = Self.host(text, policy, latency: latency)
             let walk = host.startWalk { try await $0.deleteFullDocumentContext() }
-            await host.waitUntilWalking()
-            await host.pump(wait)
+            await host.advance(by: .milliseconds(10 * wait))
             switch action! {
             case .movesCursor: host.userMovesCursor(to: 0)
             case .selects: host.userSelects(0..<0)

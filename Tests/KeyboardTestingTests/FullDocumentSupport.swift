@@ -19,12 +19,13 @@ typealias WalkResult<T> = Result<T, FullDocumentContext.Error>
 extension KeyboardTestHost {
     var walkerKeyboard: WalkerKeyboard { controller as! WalkerKeyboard }
 
-    /// Starts a walk on the keyboard, as its own task. The walk's typed error becomes the failure.
+    /// Starts a walk on the keyboard, as a task of the keyboard's own (the host counts it as the
+    /// keyboard's work). The walk's typed error becomes the failure.
     func startWalk<T: Sendable>(
         _ body: @escaping @MainActor (WalkerKeyboard) async throws -> T
     ) -> Task<WalkResult<T>, Never> {
         let keyboard = walkerKeyboard
-        return Task { @MainActor in
+        return startTask { @MainActor in
             do {
                 return .success(try await body(keyboard))
             } catch let error as FullDocumentContext.Error {
@@ -32,13 +33,6 @@ extension KeyboardTestHost {
             } catch {
                 fatalError("a walk threw something other than FullDocumentContext.Error: \(error)")
             }
-        }
-    }
-
-    /// Returns once the keyboard's walk has started (its task has run up to its first step).
-    func waitUntilWalking() async {
-        for _ in 0..<100 where !walkerKeyboard.isWalkingFullDocument {
-            await Task.yield()
         }
     }
 

@@ -39,7 +39,7 @@ struct FullDocumentTests {
     @Test func theUserInteractingWithTheKeyboardCancelsWithUserCancelled() async throws {
         let host = try host(String(repeating: "One. Two. ", count: 40), latency: .milliseconds(20))
         let walk = host.startWalk { try await $0.readFullDocumentContext() }
-        await host.pump(5)
+        await host.advance(by: .milliseconds(50))
         try host.tap("noop")
         await host.settle()
         #expect(await walk.value == .failure(.userCancelled))
@@ -57,7 +57,7 @@ struct FullDocumentTests {
     @Test func isAsynchronousTheKeyboardKeepsWorkingDuringAWalk() async throws {
         let host = try host(String(repeating: "Words here. ", count: 30), cursor: 0, latency: .milliseconds(30))
         let walk = host.startWalk { try await $0.readFullDocumentContext() }
-        await host.pump(3)
+        await host.advance(by: .milliseconds(30))
         try host.tap("a")        // the key works at once: the walk ends, the letter is typed
         await host.settle()
         #expect(await walk.value == .failure(.userCancelled))
@@ -122,7 +122,7 @@ struct FullDocumentTests {
         let text = String(repeating: "Sentence. ", count: 50)
         let host = try host(text, cursor: 250, latency: .milliseconds(25))
         let walk = host.startWalk { try await $0.readFullDocumentContext() }
-        await host.pump(4)
+        await host.advance(by: .milliseconds(40))
         host.userMovesCursor(to: 3)
         await host.settle()
         #expect(await walk.value == .failure(.userCancelled))
@@ -133,7 +133,7 @@ struct FullDocumentTests {
     @Test func aNewDocumentEndsTheWalkWithDocumentChanged() async throws {
         let host = try host(String(repeating: "Text. ", count: 50), latency: .milliseconds(25))
         let walk = host.startWalk { try await $0.readFullDocumentContext() }
-        await host.pump(4)
+        await host.advance(by: .milliseconds(40))
         host.userSubmits()
         await host.settle()
         #expect(await walk.value == .failure(.documentChanged))
@@ -143,7 +143,7 @@ struct FullDocumentTests {
     @Test func cancellingTheTaskStopsAndPutsTheCursorBack() async throws {
         let host = try host(String(repeating: "Text. ", count: 50), cursor: 100, latency: .milliseconds(25))
         let walk = host.startWalk { try await $0.readFullDocumentContext() }
-        await host.pump(4)
+        await host.advance(by: .milliseconds(40))
         walk.cancel()
         await host.settle()
         #expect(await walk.value == .failure(.cancelled))
@@ -153,7 +153,7 @@ struct FullDocumentTests {
     @Test func aSecondWalkWhileOneRunsIsRefused() async throws {
         let host = try host(String(repeating: "Text. ", count: 20), latency: .milliseconds(25))
         let first = host.startWalk { try await $0.readFullDocumentContext() }
-        await host.pump(1)
+        await host.advance(by: .milliseconds(10))
         let second = host.startWalk { try await $0.deleteFullDocumentContext() }
         #expect(await second.value == .failure(.operationInProgress))
         await host.settle()
@@ -165,10 +165,17 @@ struct FullDocumentTests {
         let host = try host("One. Two.", latency: .seconds(60))
         host.walkerKeyboard.fullDocumentContextTimeout = .milliseconds(50)
         let walk = host.startWalk { try await $0.readFullDocumentContext() }
-        await host.waitUntilWalking()
         // The host answers after 60 s of (virtual) time; the walker gives up after 50 ms.
-        await host.pump(6)
+        await host.advance(by: .milliseconds(49))
+        #expect(host.walkerKeyboard.isWalkingFullDocument)
+        await host.advance(by: .milliseconds(1))
         #expect(await walk.value == .failure(.proxyUnresponsive))
+        #expect(host.now == .milliseconds(50))
+        // The move it posted is still applied when the host gets to it; then all is quiet.
+        #expect(throws: KeyboardTestHostError.notQuiet(["edits posted and not applied"])) { try host.assertQuiet() }
+        await host.settle()
+        #expect(host.now == .seconds(60))
+        try host.assertQuiet()
     }
 
     @Test func aSlowHostWithinTheTimeoutIsWaitedFor() async throws {
@@ -181,7 +188,7 @@ struct FullDocumentTests {
         let text = String(repeating: "Gone. ", count: 40)
         let host = try host(text, cursor: 0, latency: .milliseconds(25))
         let walk = host.startWalk { try await $0.deleteFullDocumentContext() }
-        await host.pump(12)
+        await host.advance(by: .milliseconds(120))
         host.userMovesCursor(to: 0)
         await host.settle()
         guard case .failure(let error) = await walk.value else {

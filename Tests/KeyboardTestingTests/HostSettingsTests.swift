@@ -36,14 +36,14 @@ final class FixedLayoutKeyboard: KeyboardViewController {
 @MainActor
 @Suite("Host settings handed to the extension")
 struct HostSettingsTests {
-    @Test func settingsArriveBeforeCreateConfiguration() throws {
+    @Test func settingsArriveBeforeCreateConfiguration() async throws {
         SettingsReadingKeyboard.settingsSeenInCreateConfiguration = []
         let settings = HostSettings(options: ["rows": .number(3), "language": .string("fr")])
         let host = try KeyboardTestHost(SettingsReadingKeyboard.self, settings: settings)
         try host.show()
         #expect(SettingsReadingKeyboard.settingsSeenInCreateConfiguration == [settings])
         #expect(host.session.configuration?.layout.subKeyboards[0].rows.count == 3)
-        try host.type("gig")
+        try await host.type("gig")
         #expect(host.document == "gig")
     }
 
@@ -55,7 +55,7 @@ struct HostSettingsTests {
         #expect(host.session.configuration?.layout.subKeyboards[0].rows.count == 1)
     }
 
-    @Test func aLayoutAndLicenseFromTheHostReplaceTheExtensionsOwn() throws {
+    @Test func aLayoutAndLicenseFromTheHostReplaceTheExtensionsOwn() async throws {
         let license = LicenseConfiguration(licenseKey: "k", licenseSecret: "s")
         let host = try KeyboardTestHost(
             SettingsReadingKeyboard.self, settings: HostSettings(license: license, layout: .qwerty)
@@ -63,7 +63,7 @@ struct HostSettingsTests {
         try host.show()
         #expect(host.session.configuration?.layout == .qwerty)
         #expect(host.session.configuration?.license == license)
-        try host.type("Hi, 42#")
+        try await host.type("Hi, 42#")
         #expect(host.document == "Hi, 42#")
     }
 

@@ -62,35 +62,35 @@ struct KeyboardTestHostTests {
         try #require(host.controller as? ProbeKeyboard)
     }
 
-    @Test func seedsTypesAndAssertsOnTheField() throws {
+    @Test func seedsTypesAndAssertsOnTheField() async throws {
         let host = try KeyboardTestHost(ProbeKeyboard.self, document: "Hi", cursor: 1)
         try host.show()
-        try host.type("ab{delete}b")
+        try await host.type("ab{delete}b")
         #expect(host.document == "Habi")
         #expect(host.cursor == 3)
         #expect(host.errors.isEmpty)
     }
 
-    @Test func editsWaitForTheLatencyOnVirtualTime() throws {
+    @Test func editsWaitForTheLatencyOnVirtualTime() async throws {
         let host = try KeyboardTestHost(ProbeKeyboard.self, document: "x", latency: .milliseconds(30))
         try host.show()
         try host.tap("a")
-        host.advance(by: .milliseconds(29))
+        await host.advance(by: .milliseconds(29))
         #expect(host.document == "x")
         #expect(try probe(host).textDocumentProxy.documentContextBeforeInput == "x")  // still the old state
-        host.advance(by: .milliseconds(1))
+        await host.advance(by: .milliseconds(1))
         #expect(host.document == "xa")
         #expect(try probe(host).textDocumentProxy.documentContextBeforeInput == "xa")
         #expect(host.scheduler.now == .milliseconds(30))
     }
 
-    @Test func theLogShowsEveryCallInOrder() throws {
+    @Test func theLogShowsEveryCallInOrder() async throws {
         let host = try KeyboardTestHost(ProbeKeyboard.self)
         try host.show()
         #expect(host.log.map(\.description) == ["viewDidLoad", "snapshot #1", "viewWillAppear", "viewDidAppear"])
         host.clearLog()
         try host.tap("a")
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.log.map(\.description) == [
             "keyTapped(sub-keyboard 0, row 0, column 0)", "posted insertText(\"a\")",
             "applied insertText(\"a\")", "textWillChange", "snapshot #2", "textDidChange",
@@ -142,7 +142,7 @@ struct KeyboardTestHostTests {
         #expect(proxy.textContentType == "oneTimeCode")
     }
 
-    @Test func thePolicyCutsWhatTheProxySees() throws {
+    @Test func thePolicyCutsWhatTheProxySees() async throws {
         let host = try KeyboardTestHost(ProbeKeyboard.self, document: "One. Two three! Four", cursor: 11, policy: .characters(3))
         try host.show()
         let proxy = try probe(host).textDocumentProxy
@@ -150,26 +150,26 @@ struct KeyboardTestHostTests {
         #expect(proxy.documentContextAfterInput == "ree")
         host.policy = .sentence
         try host.tap("→")
-        host.runUntilIdle()
+        await host.settle()
         #expect(proxy.documentContextBeforeInput == " Two thr")
         #expect(proxy.documentContextAfterInput == "ee!")
     }
 
-    @Test func markedTextIsSetAndCommitted() throws {
+    @Test func markedTextIsSetAndCommitted() async throws {
         let host = try KeyboardTestHost(ProbeKeyboard.self, document: "ab", policy: .unlimited)
         try host.show()
         try host.tap("mark")
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.document == "abかな")
         #expect(host.markedRange == 2..<4)
         #expect(host.cursor == 4)
         try host.tap("a")  // inserting replaces the marked text
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.document == "aba")
         #expect(host.markedRange == nil)
         try host.tap("mark")
         try host.tap("commit")
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.document == "abaかな")
         #expect(host.markedRange == nil)
     }
@@ -199,10 +199,10 @@ struct KeyboardTestHostTests {
         #expect(throws: KeyboardTestHostError.noSuchKey("\"z\"", keyboard: "Probe")) { try host.tap("z") }
     }
 
-    @Test func hostsABuiltSharedLibraryToo() throws {
+    @Test func hostsABuiltSharedLibraryToo() async throws {
         let host = try KeyboardTestHost(extensionAt: try BuildProducts.sample("HelloKeyboard"), document: "x ")
         try host.show()
-        try host.type("hello")
+        try await host.type("hello")
         #expect(host.document == "x hello")
         #expect(host.controller == nil)  // its controller lives in its own image
     }

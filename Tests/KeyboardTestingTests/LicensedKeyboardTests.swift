@@ -17,12 +17,12 @@ struct LicensedKeyboardTests {
         }
     }
 
-    @Test func aValidLicenseActivatesAndAnyOtherIsRefused() throws {
+    @Test func aValidLicenseActivatesAndAnyOtherIsRefused() async throws {
         let licensing = Licensing.required(LicenseVerifier(trusting: [Self.issuer.trusted]))
         LicensedKeyboard.license = Self.license
         let host = try KeyboardTestHost(LicensedKeyboard.self, id: "com.example.licensed", name: "Licensed", licensing: licensing)
         try host.show()
-        try host.type("a")
+        try await host.type("a")
         #expect(host.document == "a")
         host.hide()
 

@@ -24,10 +24,10 @@ struct NotificationTableTests {
     }
 
     @Test(arguments: ["a", "⌫", "mark"])
-    func aTextChangeFromTheKeyboard(_ key: String) throws {
+    func aTextChangeFromTheKeyboard(_ key: String) async throws {
         let host = try host()
         try host.tap(key)
-        host.runUntilIdle()
+        await host.settle()
         #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange"])
     }
 
@@ -38,10 +38,10 @@ struct NotificationTableTests {
         #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange", "textWillChange", "snapshot", "textDidChange"])
     }
 
-    @Test func aSelectionChange() throws {
+    @Test func aSelectionChange() async throws {
         let host = try host()
         try host.tap("→")
-        host.runUntilIdle()
+        await host.settle()
         host.userSelects(0..<2)
         host.userMovesCursor(to: 3)
         #expect(sequence(host) == Array(repeating: ["selectionWillChange", "snapshot", "selectionDidChange"], count: 3).flatMap { $0 })
@@ -59,11 +59,11 @@ struct NotificationTableTests {
         #expect(sequence(host) == ["textWillChange", "selectionWillChange", "snapshot", "selectionDidChange", "textDidChange"])
     }
 
-    @Test func nothingChangesForTheKeyboardsEdits() throws {
+    @Test func nothingChangesForTheKeyboardsEdits() async throws {
         let host = try host("")
         try host.tap("⌫")   // delete at the start
         try host.tap("←")   // move before the start
-        host.runUntilIdle()
+        await host.settle()
         // No notification; the snapshot alone answers the turn (it acknowledges both operations).
         #expect(sequence(host) == ["snapshot"])
         #expect(host.log.filter { if case .applied = $0 { true } else { false } }.count == 2)
@@ -77,23 +77,23 @@ struct NotificationTableTests {
         #expect(sequence(host) == [])
     }
 
-    @Test func editsPostedInOneTurnAreAnsweredTogether() throws {
+    @Test func editsPostedInOneTurnAreAnsweredTogether() async throws {
         let host = try host()
         try host.tap("a")
         try host.tap("b")
         // Both posted in one turn: applied in order on the next, then one snapshot and one set of
         // notifications, for the biggest change.
         #expect(host.document == "abc")
-        #expect(host.scheduler.runUntilIdle() == 1)
+        await host.settle()
         #expect(host.document == "aabbc")
         #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange"])
     }
 
-    @Test func aTurnWithATextChangeAndAMoveIsATextChange() throws {
+    @Test func aTurnWithATextChangeAndAMoveIsATextChange() async throws {
         let host = try host()
         try host.tap("→")
         try host.tap("a")
-        host.runUntilIdle()
+        await host.settle()
         #expect(sequence(host) == ["textWillChange", "snapshot", "textDidChange"])
     }
 }

@@ -34,7 +34,7 @@ struct ProxyPropertyTests {
                 case 8: try! host.tap("mark")
                 default: try! host.tap(".")
                 }
-                host.runUntilIdle()
+                await host.settle()
                 let field = host.textField
                 let policy = host.policy
                 #expect(proxy.documentContextBeforeInput ?? "" == field.contextBefore(policy))

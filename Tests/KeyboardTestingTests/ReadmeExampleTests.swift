@@ -12,18 +12,18 @@ final class MyKeyboard: KeyboardViewController {
     }
 }
 
-@Test @MainActor func typesAtTheCursor() throws {
+@Test @MainActor func typesAtTheCursor() async throws {
     let host = try KeyboardTestHost(MyKeyboard.self, document: "a dog", cursor: 2, policy: .sentence,
                                     latency: .milliseconds(30))
     try host.show()
-    try host.type("big ")                 // taps, applying posted edits after each
+    try await host.type("big ")                 // taps, applying posted edits after each
     #expect(host.document == "a big dog")
     host.userMovesCursor(to: 0)           // the user acting in the field
     #expect(host.notifications.suffix(2) == ["selectionWillChange", "selectionDidChange"])
     try host.tap("x")
-    host.advance(by: .milliseconds(29))   // not applied yet: 30 ms of emulated IPC
+    await host.advance(by: .milliseconds(29))   // not applied yet: 30 ms of emulated IPC
     #expect(host.document == "a big dog")
-    host.advance(by: .milliseconds(1))
+    await host.advance(by: .milliseconds(1))
     #expect(host.document == "xa big dog")
 }
 

@@ -32,24 +32,24 @@ struct ShuffledKeyboardTests {
         #expect(seen.count > 1)  // 10! orders: three equal in a row would be a broken shuffle
     }
 
-    @Test func typingByPositionTypesWhatIsThere() throws {
+    @Test func typingByPositionTypesWhatIsThere() async throws {
         let host = try KeyboardTestHost(PinPad.self)
         try host.show()
         let topLeft = try #require(host.session.configuration?.layout.subKeyboards[0].rows[0][0].label)
-        try host.type("1")  // the key where "1" sits on a standard pad
+        try await host.type("1")  // the key where "1" sits on a standard pad
         #expect(host.document == topLeft)
     }
 
-    @Test func theLayoutIsReshuffledWhenTheIntervalPasses() throws {
+    @Test func theLayoutIsReshuffledWhenTheIntervalPasses() async throws {
         let host = try KeyboardTestHost(PinPad.self)
         try host.show()
         host.clearLog()
-        host.advance(by: .seconds(59))
+        await host.advance(by: .seconds(59))
         #expect(!host.log.contains(.layoutChanged))
-        host.advance(by: .seconds(1))
+        await host.advance(by: .seconds(1))
         #expect(host.log.contains(.layoutChanged))
         #expect(host.session.configuration?.layout == host.controller?.layout)
-        host.advance(by: .seconds(120))
+        await host.advance(by: .seconds(120))
         #expect(host.log.filter { $0 == .layoutChanged }.count == 3)
     }
 
@@ -65,13 +65,13 @@ struct ShuffledKeyboardTests {
         #expect(orders.count > 1)
     }
 
-    @Test func anInvalidLayoutFromTheExtensionIsReportedAndChangesNothing() throws {
+    @Test func anInvalidLayoutFromTheExtensionIsReportedAndChangesNothing() async throws {
         let path = try CFixture.build("pushesBadLayout", defines: ["FIXTURE_PUSHES_BAD_LAYOUT"])
         let host = try KeyboardTestHost(extensionAt: path)
         try host.show()
         let before = host.session.configuration?.layout
         try host.tap(at: KeyPosition(subKeyboard: 0, row: 0, column: 0))
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.errors == ["sent an invalid layout: layout 'set_layout': subKeyboards: expected at least one sub-keyboard"])
         #expect(host.session.configuration?.layout == before)
         #expect(host.document == "a")

@@ -24,89 +24,89 @@ struct TypingOptionsTests {
         return host
     }
 
-    @Test func autocapitalizationCapitalizesSentenceStarts() throws {
+    @Test func autocapitalizationCapitalizesSentenceStarts() async throws {
         let host = try host(TypingOptions(autocapitalization: true))
         #expect(host.session.keyboardState.shift == .on)  // an empty field starts a sentence
         // Typed with lower-case letters only: the capitals are the keyboard's.
         for character in "hello. how are you? fine" {
             try host.tap(at: try #require(position(of: character, in: host)))
-            host.runUntilIdle()
+            await host.settle()
         }
         #expect(host.document == "Hello. How are you? Fine")
     }
 
-    @Test func withoutTheOptionNothingIsCapitalized() throws {
+    @Test func withoutTheOptionNothingIsCapitalized() async throws {
         let host = try host(TypingOptions())
         #expect(host.session.keyboardState.shift == .off)
-        try host.type("hello. you")
+        try await host.type("hello. you")
         #expect(host.document == "hello. you")
     }
 
-    @Test func theFieldsTraitDecides() throws {
+    @Test func theFieldsTraitDecides() async throws {
         let none = try host(TypingOptions(autocapitalization: true), traits: TextInputTraits(autocapitalizationType: .none))
         #expect(none.session.keyboardState.shift == .off)
         let words = try host(TypingOptions(autocapitalization: true), traits: TextInputTraits(autocapitalizationType: .words))
         for character in "new york" {
             try words.tap(at: try #require(position(of: character, in: words)))
-            words.runUntilIdle()
+            await words.settle()
         }
         #expect(words.document == "New York")
         let secure = try host(TypingOptions(autocapitalization: true), traits: TextInputTraits(isSecureTextEntry: true))
         #expect(secure.session.keyboardState.shift == .off)
     }
 
-    @Test func movingIntoASentenceTurnsTheAutomaticShiftOff() throws {
+    @Test func movingIntoASentenceTurnsTheAutomaticShiftOff() async throws {
         let host = try host(TypingOptions(autocapitalization: true), document: "One. Two", cursor: nil)
         #expect(host.session.keyboardState.shift == .off)  // after "Two"
         host.userMovesCursor(to: 5)  // after "One. "
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.session.keyboardState.shift == .on)
         host.userMovesCursor(to: 2)
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.session.keyboardState.shift == .off)
     }
 
-    @Test func tappingAnAutomaticShiftTurnsItOffAndTheTypeCommandStillTypesWhatItIsAsked() throws {
+    @Test func tappingAnAutomaticShiftTurnsItOffAndTheTypeCommandStillTypesWhatItIsAsked() async throws {
         let host = try host(TypingOptions(autocapitalization: true))
         try host.tap(.shift)
         #expect(host.session.keyboardState.shift == .off)  // not caps lock
-        try host.type("iPhone. and Then")
+        try await host.type("iPhone. and Then")
         #expect(host.document == "iPhone. and Then")
     }
 
-    @Test func aCapitalComesBackAfterTheNumbersPage() throws {
+    @Test func aCapitalComesBackAfterTheNumbersPage() async throws {
         let host = try host(TypingOptions(autocapitalization: true))
-        try host.type("Call 911. ")
+        try await host.type("Call 911. ")
         #expect(host.session.keyboardState == KeyboardState(subKeyboard: 1, shift: .off))  // still on numbers
         try host.tap("ABC")
         #expect(host.session.keyboardState == KeyboardState(subKeyboard: 0, shift: .on))
     }
 
-    @Test func textReplacementsReplaceTheWordASpaceOrPunctuationEnds() throws {
+    @Test func textReplacementsReplaceTheWordASpaceOrPunctuationEnds() async throws {
         let host = try host(TypingOptions(autocorrection: true, textReplacements: ["omw": "on my way!", "teh": "the"]))
-        try host.type("omw to teh shop, teh")
+        try await host.type("omw to teh shop, teh")
         #expect(host.document == "on my way! to the shop, teh")
-        try host.type(".")
+        try await host.type(".")
         #expect(host.document == "on my way! to the shop, the.")
-        try host.type(" xomw ")  // only whole words
+        try await host.type(" xomw ")  // only whole words
         #expect(host.document == "on my way! to the shop, the. xomw ")
     }
 
-    @Test func theFieldCanTurnAutocorrectionOff() throws {
+    @Test func theFieldCanTurnAutocorrectionOff() async throws {
         let replacements = ["teh": "the"]
         let off = try host(TypingOptions(autocorrection: true, textReplacements: replacements), traits: TextInputTraits(autocorrectionType: .no))
-        try off.type("teh ")
+        try await off.type("teh ")
         #expect(off.document == "teh ")
         let optionOff = try host(TypingOptions(autocorrection: false, textReplacements: replacements))
-        try optionOff.type("teh ")
+        try await optionOff.type("teh ")
         #expect(optionOff.document == "teh ")
     }
 
-    @Test func doubleSpaceTypesAFullStop() throws {
+    @Test func doubleSpaceTypesAFullStop() async throws {
         let host = try host(TypingOptions(doubleSpacePeriod: true))
-        try host.type("ok  then  ")
+        try await host.type("ok  then  ")
         #expect(host.document == "ok. then. ")
-        try host.type(" ")  // a third space after ". " is a space
+        try await host.type(" ")  // a third space after ". " is a space
         #expect(host.document == "ok. then.  ")
     }
 

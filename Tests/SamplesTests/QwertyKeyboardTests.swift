@@ -17,60 +17,60 @@ struct QwertyKeyboardTests {
     }
 
     /// Taps the keys labelled with each character as a thumb would, without thinking about shift.
-    private func thumb(_ text: String, on host: KeyboardTestHost) throws {
+    private func thumb(_ text: String, on host: KeyboardTestHost) async throws {
         for character in text {
             try host.tap(character == " " ? "space" : String(character))
-            host.runUntilIdle()
+            await host.settle()
         }
     }
 
-    @Test func sentencesStartWithACapitalByThemselves() throws {
+    @Test func sentencesStartWithACapitalByThemselves() async throws {
         let host = try keyboard()
         #expect(host.session.keyboardState.shift == .on)
-        try thumb("hello there", on: host)
+        try await thumb("hello there", on: host)
         try host.tap("123")
         try host.tap(".")
-        host.runUntilIdle()
+        await host.settle()
         try host.tap("space")
-        host.runUntilIdle()
+        await host.settle()
         try host.tap("ABC")
-        try thumb("how", on: host)
+        try await thumb("how", on: host)
         #expect(host.document == "Hello there. How")
     }
 
-    @Test func shiftAndCapsLock() throws {
+    @Test func shiftAndCapsLock() async throws {
         let host = try keyboard(document: "x ")
         host.userMovesCursor(to: 1)  // mid-sentence: no automatic capital
-        host.runUntilIdle()
+        await host.settle()
         try host.tap(.shift)
         try host.tap(.shift)
         #expect(host.session.keyboardState.shift == .capsLock)
-        try thumb("abc", on: host)
+        try await thumb("abc", on: host)
         try host.tap(.shift)
-        try thumb("d", on: host)
+        try await thumb("d", on: host)
         #expect(host.document == "xABCd ")
     }
 
-    @Test func doubleSpaceTypesAFullStopAndDeleteWordTakesAWord() throws {
+    @Test func doubleSpaceTypesAFullStopAndDeleteWordTakesAWord() async throws {
         let host = try keyboard()
-        try host.type("Hi there  ")
+        try await host.type("Hi there  ")
         #expect(host.document == "Hi there. ")
         try host.tap("⌫ word")
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.document == "Hi there")
         try host.tap("⌫ word")
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.document == "Hi ")
         try host.tap("⌫ word")
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.document == "")
     }
 
-    @Test func deleteWordGoesOnPastWhatTheProxyShows() throws {
+    @Test func deleteWordGoesOnPastWhatTheProxyShows() async throws {
         // Three Characters of context: "bravissimo" takes four rounds of deletes and snapshots.
         let host = try keyboard(document: "alpha bravissimo", policy: .characters(3))
         try host.tap("⌫ word")
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.document == "alpha ")
     }
 
@@ -109,7 +109,7 @@ struct QwertyKeyboardTests {
         let host = try keyboard(document: String(repeating: "word ", count: 200), cursor: 0, policy: .characters(10))
         host.latency = .milliseconds(20)
         try host.tap("read all")
-        await host.pump(5)
+        await host.advance(by: .milliseconds(50))
         try host.tap("q")
         await host.settle()
         #expect(host.events.last?.name == "read all stopped")

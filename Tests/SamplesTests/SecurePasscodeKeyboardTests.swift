@@ -34,15 +34,15 @@ final class SecurePasscodeKeyboardTests {
 
     /// Types `digits` by tapping the keys that show them (wherever the shuffle put them), then done,
     /// checking after every tap that no digit is in the document.
-    private func enter(_ digits: String, on host: KeyboardTestHost) throws {
+    private func enter(_ digits: String, on host: KeyboardTestHost) async throws {
         for digit in digits {
             try host.tap(String(digit))
-            host.runUntilIdle()
+            await host.settle()
             #expect(host.document.allSatisfy { $0 == "⬤" }, "a digit reached the document: \(host.document)")
         }
         #expect(host.document == String(repeating: "⬤", count: digits.count))
         try host.tap(.done)
-        host.runUntilIdle()
+        await host.settle()
     }
 
     /// The events but "key received", which come with every key.
@@ -50,20 +50,20 @@ final class SecurePasscodeKeyboardTests {
         host.events.filter { $0.name != "key received" }.map(\.description)
     }
 
-    private func create(_ passcode: String) throws {
+    private func create(_ passcode: String) async throws {
         let host = try keyboard()
-        try enter(passcode, on: host)
-        try enter(passcode, on: host)
+        try await enter(passcode, on: host)
+        try await enter(passcode, on: host)
         #expect(flowEvents(host).last == "passcode created (user: default)")
     }
 
-    @Test func createAsksTwiceWithAUsageChangeBetweenAndKeepsOnlyASaltedHash() throws {
+    @Test func createAsksTwiceWithAUsageChangeBetweenAndKeepsOnlyASaltedHash() async throws {
         let host = try keyboard()
         #expect(host.session.configuration?.requestsSecureEntry == true)
         #expect(host.session.configuration?.typing.keyFeedback.highlight == false)
-        try enter("482915", on: host)
+        try await enter("482915", on: host)
         #expect(host.document == "")  // the ⬤s go when the entry is taken
-        try enter("482915", on: host)
+        try await enter("482915", on: host)
         #expect(flowEvents(host) == [
             "usage changed (usage: create)", "usage changed (usage: confirm)", "passcode created (user: default)",
         ])
@@ -78,17 +78,17 @@ final class SecurePasscodeKeyboardTests {
         #expect(host.events.allSatisfy { !$0.description.contains(where: \.isNumber) })
     }
 
-    @Test func eachRuleIsATypedFailure() throws {
+    @Test func eachRuleIsATypedFailure() async throws {
         let host = try keyboard()
         for (passcode, rule) in [("4829", "minimumLength"), ("901234", "noSequentialDigits"), ("987521", "noSequentialDigits"),
                                  ("551117", "noRepeatedDigits")] {
-            try enter(passcode, on: host)
+            try await enter(passcode, on: host)
             #expect(host.events.last?.name == "passcode rule failed")
             #expect(host.events.last?.details["rule"] == rule, "\(passcode)")
             #expect(host.document == "")
         }
-        try enter("482915", on: host)
-        try enter("482916", on: host)  // not the same: back to the start
+        try await enter("482915", on: host)
+        try await enter("482916", on: host)  // not the same: back to the start
         #expect(Array(flowEvents(host).suffix(3)) == [
             "usage changed (usage: confirm)",
             "passcode rule failed (message: the confirmation does not match, rule: confirmationMismatch)",
@@ -97,70 +97,70 @@ final class SecurePasscodeKeyboardTests {
         #expect(!FileManager.default.fileExists(atPath: record.path))
     }
 
-    @Test func fiveAttemptsThenALockoutThatSurvivesARestart() throws {
-        try create("482915")
+    @Test func fiveAttemptsThenALockoutThatSurvivesARestart() async throws {
+        try await create("482915")
         let host = try keyboard()
         #expect(flowEvents(host) == ["usage changed (usage: authenticate)"])
         for remaining in [4, 3, 2, 1] {
-            try enter("000001", on: host)
+            try await enter("000001", on: host)
             #expect(host.events.last == KeyboardEvent("authentication failed", ["attemptsRemaining": "\(remaining)"]))
             #expect(host.document == "")  // the input is cleared
         }
-        try enter("482915", on: host)  // the fifth attempt, and the right passcode
+        try await enter("482915", on: host)  // the fifth attempt, and the right passcode
         #expect(flowEvents(host).last == "authenticated (user: default)")
 
         // A success resets the count: four more failures, then the fifth locks out.
         let again = try keyboard()
-        for _ in 0..<4 { try enter("000001", on: again) }
-        try enter("000001", on: again)
+        for _ in 0..<4 { try await enter("000001", on: again) }
+        try await enter("000001", on: again)
         #expect(again.errors.last == "locked out after 5 failed attempts")
         #expect(Array(flowEvents(again).suffix(2)) == ["authentication failed (attemptsRemaining: 0)", "locked out (user: default)"])
 
         // The host restarts: still locked, even with the right passcode.
         let restarted = try keyboard()
         #expect(flowEvents(restarted) == ["locked out (user: default)"])
-        try restarted.type("482915{done}")
+        try await restarted.type("482915{done}")
         #expect(restarted.document == "")  // a locked keyboard takes no input
         #expect(flowEvents(restarted) == ["locked out (user: default)"])
         #expect(try String(contentsOf: record, encoding: .utf8).contains("\"lockedOut\":true"))
     }
 
-    @Test func aSuccessResetsTheAttemptCount() throws {
-        try create("482915")
+    @Test func aSuccessResetsTheAttemptCount() async throws {
+        try await create("482915")
         let first = try keyboard()
-        try enter("000001", on: first)
-        try enter("000002", on: first)
+        try await enter("000001", on: first)
+        try await enter("000002", on: first)
         #expect(first.events.last == KeyboardEvent("authentication failed", ["attemptsRemaining": "3"]))
-        try enter("482915", on: first)
+        try await enter("482915", on: first)
         #expect(try String(contentsOf: record, encoding: .utf8).contains("\"failedAttempts\":0"))
         let second = try keyboard()
-        try enter("000001", on: second)
+        try await enter("000001", on: second)
         #expect(second.events.last == KeyboardEvent("authentication failed", ["attemptsRemaining": "4"]))
     }
 
-    @Test func changeAsksForTheCurrentThenTheNewTwice() throws {
-        try create("482915")
+    @Test func changeAsksForTheCurrentThenTheNewTwice() async throws {
+        try await create("482915")
         let host = try keyboard(["flow": "change"])
-        try enter("000001", on: host)
-        try enter("482915", on: host)
-        try enter("739164", on: host)
-        try enter("739164", on: host)
+        try await enter("000001", on: host)
+        try await enter("482915", on: host)
+        try await enter("739164", on: host)
+        try await enter("739164", on: host)
         #expect(flowEvents(host) == [
             "usage changed (usage: current)", "authentication failed (attemptsRemaining: 4)", "usage changed (usage: new)",
             "usage changed (usage: confirm)", "passcode changed (user: default)",
         ])
         let old = try keyboard()
-        try enter("482915", on: old)
+        try await enter("482915", on: old)
         #expect(old.events.last?.name == "authentication failed")
         let new = try keyboard()
-        try enter("739164", on: new)
+        try await enter("739164", on: new)
         #expect(flowEvents(new).last == "authenticated (user: default)")
     }
 
-    @Test func usersHaveTheirOwnPasscodes() throws {
+    @Test func usersHaveTheirOwnPasscodes() async throws {
         let alice = try keyboard(["user": "alice"])
-        try enter("482915", on: alice)
-        try enter("482915", on: alice)
+        try await enter("482915", on: alice)
+        try await enter("482915", on: alice)
         let bob = try keyboard(["user": "bob"])
         #expect(flowEvents(bob) == ["usage changed (usage: create)"])
         #expect(FileManager.default.fileExists(atPath: storage.appendingPathComponent("passcodes/alice.json").path))
@@ -182,16 +182,16 @@ final class SecurePasscodeKeyboardTests {
         #expect(fixed.session.configuration?.layout.subKeyboards[0].rows[0].map(\.label) == ["1", "2", "3"])
     }
 
-    @Test func thePadIsReshuffledOnTheHostsClockEvenFromASharedLibrary() throws {
+    @Test func thePadIsReshuffledOnTheHostsClockEvenFromASharedLibrary() async throws {
         // The .so has its own copy of the SDK; its timer still runs on the test host's virtual clock.
         let host = try keyboard()
         func digits() -> [String] { host.session.configuration!.layout.subKeyboards[0].rows.flatMap { $0.map(\.label) } }
         let first = digits()
-        host.advance(by: .seconds(299))
+        await host.advance(by: .seconds(299))
         #expect(digits() == first)
         var changed = false
         for _ in 0..<3 where !changed {  // each reshuffle could, once in 10!, give the same pad
-            host.advance(by: .seconds(300))
+            await host.advance(by: .seconds(300))
             changed = digits() != first
         }
         #expect(changed)
@@ -204,14 +204,14 @@ final class SecurePasscodeKeyboardTests {
         #expect(host.errors == ["the host gave no storage folder: passcodes cannot be kept"])
     }
 
-    @Test func alphanumericPasscodesMeetTheStrengthAndRepeatRules() throws {
+    @Test func alphanumericPasscodesMeetTheStrengthAndRepeatRules() async throws {
         let options: [String: JSONValue] = ["alphanumeric": .bool(true), "shuffle": .bool(false), "strength": .string("case")]
         let host = try keyboard(options)
         for (passcode, rule) in [("password", "strength"), ("pass7word", "strength"), ("Paaas7word", "repeatCount")] {
-            try host.type(passcode + "{return}")
+            try await host.type(passcode + "{return}")
             #expect(host.events.last?.details["rule"] == rule, "\(passcode)")
         }
-        try host.type("Pa55word{return}")
+        try await host.type("Pa55word{return}")
         #expect(flowEvents(host).last == "usage changed (usage: confirm)")
     }
 }

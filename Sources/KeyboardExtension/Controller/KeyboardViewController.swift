@@ -60,21 +60,21 @@ open class KeyboardViewController {
     /// Whether shift is on because autocapitalization turned it on (`updateAutomaticShift()`).
     var shiftIsAutomatic = false
 
-    /// Cancels the pending reshuffle, if any.
-    var cancelRefresh: (@MainActor () -> Void)?
+    /// The periodic reshuffle of a secure layout, if any.
+    var layoutRefresh: HostTimer?
 
+    /// Reshuffles the layout every `layoutRefreshInterval` of the host's clock, when it shuffles.
     func scheduleLayoutRefresh() {
-        cancelRefresh?()
+        layoutRefresh?.invalidate()
+        layoutRefresh = nil
         guard let interval = configuration?.layoutRefreshInterval, interval > 0, configuration?.layout.shuffles == true
         else { return }
-        cancelRefresh = scheduleTimeout(.milliseconds(Int(interval * 1000))) { [weak self] in
-            self?.reshuffleLayout()
-            self?.scheduleLayoutRefresh()
-        }
+        let every = Duration.milliseconds(Int64((interval * 1000).rounded()))
+        layoutRefresh = scheduleTimer(after: every, repeatingEvery: every) { [weak self] _ in self?.reshuffleLayout() }
     }
 
-    /// How long the full-document walker waits for each snapshot before it gives up with
-    /// `proxyUnresponsive`.
+    /// How long the full-document walker waits for each snapshot, on the host's clock, before it gives
+    /// up with `proxyUnresponsive`.
     public var fullDocumentContextTimeout: Duration = .seconds(2)
 
     /// The walk in progress (read, delete, move), if any.
@@ -83,9 +83,17 @@ open class KeyboardViewController {
     /// Whether a full-document read, delete or move is running (for example, to show progress).
     public var isWalkingFullDocument: Bool { activeWalker != nil }
 
-    /// Schedules the walker's timeouts and the layout's reshuffles, and returns a way to cancel one: on
-    /// the host's clock (schedule_timer), so a test host's virtual time moves them and a busy host
-    /// never makes them fire early.
+    /// Host commands under way (`host_command`), by request: cancelled when the host gives up on one.
+    var commandTasks: [UInt64: Task<Void, Never>] = [:]
+
+    /// The instance's live timers (``scheduleTimer(after:repeatingEvery:_:)``), ended when it goes.
+    var liveTimers: [ObjectIdentifier: HostTimer] = [:]
+
+    /// The host's clock (``clock``), made once per instance.
+    nonisolated let hostClock: HostClock
+
+    /// Schedules the walker's timeouts on the host's clock (schedule_timer), and returns a way to
+    /// cancel one: a test host's virtual time moves them, and a busy host never makes them fire early.
     var scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void {
         { [host = textDocumentProxy.host] delay, body in host.scheduleTimer(after: delay, body) }
     }
@@ -105,8 +113,10 @@ open class KeyboardViewController {
     public required init() {
         // The bridge hands the host connection over through `HostConnection.pending` because the
         // initializer is the author's to override and takes no arguments, as UIKit's does.
-        textDocumentProxy = TextDocumentProxy(host: HostConnection.takePending())
+        let host = HostConnection.takePending()
+        textDocumentProxy = TextDocumentProxy(host: host)
         hostSettings = HostConnection.takePendingSettings()
+        hostClock = HostClock(reader: host.clockReader, timers: TimerScheduler { delay, body in host.scheduleTimer(after: delay, body) })
     }
 
     /// The configuration the keyboard runs with: by default, `own` (what ``createConfiguration()``
@@ -133,8 +143,13 @@ open class KeyboardViewController {
     open func viewWillDisappear() {}
     open func viewDidDisappear() {}
 
-    isolated deinit {
-        cancelRefresh?()
+    /// The instance is going away (the keyboard was hidden, or another took the field): a walk under
+    /// way ends with `keyboardHidden`, host commands are cancelled, and timers stop.
+    func instanceEnding() {
+        activeWalker?.interrupt(.keyboardHidden)
+        for task in commandTasks.values { task.cancel() }
+        invalidateTimers()
+        layoutRefresh = nil
     }
 
     // MARK: Text input notifications (UITextInputDelegate)

@@ -9,13 +9,19 @@ import KeyboardModel
 @MainActor
 struct HostConnection {
     private let api: kbx_host_api?
+    private nonisolated let reader: HostClockReader
+    /// Whether the host's table has revision 2's fields (now, schedule_repeating_timer).
+    private let hasRevision2: Bool
 
-    init(api: kbx_host_api?) {
+    /// `size` is the host API's struct_size: fields of a later revision than the host's are not read.
+    init(api: kbx_host_api?, size: Int = MemoryLayout<kbx_host_api>.size) {
         self.api = api
+        hasRevision2 = size >= MemoryLayout<kbx_host_api>.size
+        reader = HostClockReader(host: api?.host, now: hasRevision2 ? api?.now : nil)
     }
 
-    /// Handed from the bridge to `KeyboardViewController.init()`, which takes no arguments.
-    static var pending: kbx_host_api?
+    /// Handed from the bridge to `KeyboardViewController.init()`, which takes no arguments, with its size.
+    static var pending: (api: kbx_host_api, size: Int)?
     /// The host's settings for the instance being made, handed over the same way.
     static var pendingSettings = HostSettings.none
 
@@ -26,7 +32,8 @@ struct HostConnection {
 
     static func takePending() -> HostConnection {
         defer { pending = nil }
-        return HostConnection(api: pending)
+        guard let pending else { return HostConnection(api: nil) }
+        return HostConnection(api: pending.api, size: pending.size)
     }
 
     func insertText(_ text: String) {
@@ -92,29 +99,82 @@ struct HostConnection {
         withBorrowedUTF8(json) { set(api.host, $0, $1) }
     }
 
-    /// Runs `body` after `delay` on the host's clock (schedule_timer); returns a way to cancel it.
-    /// Without a host, on the main queue's real time.
-    func scheduleTimer(after delay: Duration, _ body: @escaping @MainActor () -> Void) -> @MainActor () -> Void {
+    /// Runs `body` after `delay` on the host's clock (schedule_timer), and then every `interval` if one
+    /// is given (schedule_repeating_timer; re-armed here for a host of revision 1); returns a way to
+    /// cancel it. Without a host, on the main queue's real time.
+    func scheduleTimer(
+        after delay: Duration, every interval: Duration? = nil, _ body: @escaping @MainActor () -> Void
+    ) -> @MainActor () -> Void {
         guard let api, let schedule = api.schedule_timer, let cancel = api.cancel_timer else {
-            let item = DispatchWorkItem { MainActor.assumeIsolated { body() } }
-            DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(delay.nanoseconds)), execute: item)
-            return { item.cancel() }
+            return Self.scheduleOnMainQueue(after: delay, every: interval, body)
         }
         let timer = Self.nextTimer
         Self.nextTimer += 1
-        Self.timers[timer] = body
-        schedule(api.host, timer, UInt64(max(delay.nanoseconds, 0)), { timer in
-            MainActor.assumeIsolated { HostConnection.timers.removeValue(forKey: timer)?() }
-        })
+        let fire: @convention(c) (UInt64) -> Void = { timer in
+            MainActor.assumeIsolated {
+                guard let entry = HostConnection.timers[timer] else { return }
+                if !entry.repeats { HostConnection.timers[timer] = nil }
+                entry.body()
+            }
+        }
+        if let interval, let repeating = repeatingSchedule {
+            Self.timers[timer] = (body, true)
+            repeating(api.host, timer, UInt64(max(delay.nanoseconds, 0)), UInt64(max(interval.nanoseconds, 0)), fire)
+        } else if let interval {
+            // A host of revision 1: a one-shot timer, set again each time it fires.
+            var cancelCurrent: (@MainActor () -> Void)?
+            var cancelled = false
+            func arm(_ delay: Duration) {
+                cancelCurrent = scheduleTimer(after: delay) {
+                    guard !cancelled else { return }
+                    arm(interval)
+                    body()
+                }
+            }
+            arm(delay)
+            return {
+                cancelled = true
+                cancelCurrent?()
+            }
+        } else {
+            Self.timers[timer] = (body, false)
+            schedule(api.host, timer, UInt64(max(delay.nanoseconds, 0)), fire)
+        }
         return {
             guard Self.timers.removeValue(forKey: timer) != nil else { return }
             cancel(api.host, timer)
         }
     }
 
+    /// The host's schedule_repeating_timer, if its revision has one.
+    private var repeatingSchedule: (@convention(c) (OpaquePointer?, UInt64, UInt64, UInt64, (@convention(c) (UInt64) -> Void)?) -> Void)? {
+        hasRevision2 ? api?.schedule_repeating_timer : nil
+    }
+
+    private static func scheduleOnMainQueue(
+        after delay: Duration, every interval: Duration?, _ body: @escaping @MainActor () -> Void
+    ) -> @MainActor () -> Void {
+        let cancelled = CancelFlag()
+        func arm(_ delay: Duration) {
+            DispatchQueue.main.asyncAfter(deadline: .now() + .nanoseconds(Int(max(delay.nanoseconds, 0)))) {
+                MainActor.assumeIsolated {
+                    guard !cancelled.value else { return }
+                    if let interval { arm(interval) } else { cancelled.value = true }
+                    body()
+                }
+            }
+        }
+        arm(delay)
+        return { cancelled.value = true }
+    }
+
     /// Pending timers, by number (one table for every instance of this SDK copy: numbers never repeat).
-    private static var timers: [UInt64: @MainActor () -> Void] = [:]
+    private static var timers: [UInt64: (body: @MainActor () -> Void, repeats: Bool)] = [:]
     private static var nextTimer: UInt64 = 1
+
+    /// Reads the host's clock, from any thread: the host's `now` (revision 2), or, from a host of
+    /// revision 1 or outside a host, the time since this process first asked.
+    nonisolated var clockReader: HostClockReader { reader }
 
     func reportEvent(json: String) {
         guard let api, let report = api.report_event else { return unhosted() }
@@ -166,3 +226,9 @@ import Musl
 #elseif canImport(Darwin)
 import Darwin
 #endif
+
+/// A flag a main-queue timer checks before it fires.
+@MainActor
+private final class CancelFlag {
+    var value = false
+}

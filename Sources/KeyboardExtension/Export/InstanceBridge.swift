@@ -23,9 +23,12 @@ enum InstanceBridge {
             version: version,
             create_instance: { descriptor, api, settingsJSON, settingsLength in
                 guard let descriptor, let api, let type = ExportRegistry.controllerType(for: descriptor),
-                      HostConnection.isCompatible(api)
+                      let size = HostConnection.compatibleSize(api)
                 else { return nil }
-                nonisolated(unsafe) let hostAPI = api.pointee
+                // Copied at this header's size: fields of a later revision than the host's stay zero.
+                var copy = kbx_host_api()
+                withUnsafeMutableBytes(of: &copy) { $0.copyMemory(from: UnsafeRawBufferPointer(start: api, count: min(size, $0.count))) }
+                nonisolated(unsafe) let hostAPI = copy
                 let settingsBytes = settingsJSON.map {
                     Array(UnsafeRawBufferPointer(start: UnsafeRawPointer($0), count: settingsLength))
                 } ?? Array("{}".utf8)
@@ -35,10 +38,10 @@ enum InstanceBridge {
                         settings = try JSONDecoder().decode(HostSettings.self, from: Data(settingsBytes))
                     } catch {
                         // A host that sends settings this SDK cannot read gets no instance, and is told why.
-                        HostConnection(api: hostAPI).reportError("host settings: \(DecodingProblem(error))")
+                        HostConnection(api: hostAPI, size: size).reportError("host settings: \(DecodingProblem(error))")
                         return nil
                     }
-                    HostConnection.pending = hostAPI
+                    HostConnection.pending = (hostAPI, size)
                     HostConnection.pendingSettings = settings
                     let controller = type.init()
                     return UInt(bitPattern: Unmanaged.passRetained(controller).toOpaque())
@@ -46,7 +49,10 @@ enum InstanceBridge {
                 return address.flatMap { OpaquePointer(bitPattern: $0) }
             },
             destroy_instance: { instance in
-                InstanceBridge.withController(instance) { _, retained in retained.release() }
+                InstanceBridge.withController(instance) { controller, retained in
+                    controller.instanceEnding()
+                    retained.release()
+                }
             },
             create_configuration: { instance, sink, context in
                 guard let sink else { return kbx_status(KBX_STATUS_FAILED) }
@@ -63,7 +69,9 @@ enum InstanceBridge {
                         controller.viewWillAppear()
                         controller.updateAutomaticShift()
                     case KBX_VIEW_DID_APPEAR: controller.viewDidAppear()
-                    case KBX_VIEW_WILL_DISAPPEAR: controller.viewWillDisappear()
+                    case KBX_VIEW_WILL_DISAPPEAR:
+                        controller.activeWalker?.interrupt(.keyboardHidden)
+                        controller.viewWillDisappear()
                     case KBX_VIEW_DID_DISAPPEAR: controller.viewDidDisappear()
                     default: break  // a newer host's event this SDK does not know
                     }
@@ -111,6 +119,11 @@ enum InstanceBridge {
             host_command: { instance, command, request in
                 InstanceBridge.withController(instance) { controller, _ in
                     controller.runHostCommand(command, request: request)
+                }
+            },
+            cancel_command: { instance, request in
+                InstanceBridge.withController(instance) { controller, _ in
+                    controller.cancelHostCommand(request)
                 }
             }
         )
@@ -170,12 +183,15 @@ enum InstanceBridge {
 }
 
 extension HostConnection {
-    /// Whether a host API table is one this SDK can use: version 1, and at least as large as v1's.
-    /// Only the first eight bytes are read before the size is known.
-    nonisolated static func isCompatible(_ api: UnsafePointer<kbx_host_api>) -> Bool {
+    /// The size of a host API table this SDK can use — version 1, at least as large as its first
+    /// revision's — or `nil`. Only the first eight bytes are read before the size is known.
+    nonisolated static func compatibleSize(_ api: UnsafePointer<kbx_host_api>) -> Int? {
         let raw = UnsafeRawPointer(api)
-        return raw.load(as: UInt32.self) == KBX_ABI_VERSION
-            && raw.load(fromByteOffset: 4, as: UInt32.self) >= UInt32(MemoryLayout<kbx_host_api>.size)
+        let size = Int(raw.load(fromByteOffset: 4, as: UInt32.self))
+        guard raw.load(as: UInt32.self) == KBX_ABI_VERSION,
+              size >= MemoryLayout<kbx_host_api>.offset(of: \.now)!
+        else { return nil }
+        return size
     }
 }
 

@@ -31,8 +31,12 @@ public struct FullDocumentContext: Hashable, Sendable {
             case cancelled
             /// Another walk is running on this keyboard.
             case operationInProgress
-            /// No snapshot came within ``KeyboardViewController/fullDocumentContextTimeout``.
+            /// No snapshot came within ``KeyboardViewController/fullDocumentContextTimeout`` of the host's
+            /// clock: the host really did not answer in that time (a busy host does not make it fire).
             case proxyUnresponsive
+            /// The keyboard was hidden, or another keyboard took the field, while the walk ran: this
+            /// instance is going away. The walk posts nothing more.
+            case keyboardHidden
         }
 
         public let reason: Reason
@@ -49,6 +53,7 @@ public struct FullDocumentContext: Hashable, Sendable {
         public static let cancelled = Error(.cancelled)
         public static let operationInProgress = Error(.operationInProgress)
         public static let proxyUnresponsive = Error(.proxyUnresponsive)
+        public static let keyboardHidden = Error(.keyboardHidden)
 
         public var description: String {
             deletedCharacters > 0 ? "\(reason.rawValue) (after deleting \(deletedCharacters) characters)" : reason.rawValue

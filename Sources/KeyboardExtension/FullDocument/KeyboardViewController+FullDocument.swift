@@ -48,9 +48,11 @@ extension KeyboardViewController {
         return try await body(walker)
     }
 
-    /// Runs a command from the host's user and answers it (ABI: host_command).
+    /// Runs a command from the host's user and answers it (ABI: host_command). The host may cancel it
+    /// (cancel_command): the walk then stops at its next step and posts nothing more.
     func runHostCommand(_ command: kbx_host_command, request: UInt64) {
-        Task { @MainActor in
+        commandTasks[request] = Task { @MainActor in
+            defer { commandTasks[request] = nil }
             let answer: HostCommandAnswer
             do throws(FullDocumentContext.Error) {
                 switch Int(command) {
@@ -78,6 +80,11 @@ extension KeyboardViewController {
             let json = (try? JSONEncoder().encode(answer)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
             textDocumentProxy.host.commandFinished(request, succeeded: answer.error == nil, json: json)
         }
+    }
+
+    /// The host gave up on a command (ABI: cancel_command).
+    func cancelHostCommand(_ request: UInt64) {
+        commandTasks[request]?.cancel()
     }
 }
 

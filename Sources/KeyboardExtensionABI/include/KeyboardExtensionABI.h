@@ -16,16 +16,22 @@
  * 2. Versioning
  *    Every struct that crosses starts with `abi_version` and `struct_size`. The host accepts a
  *    descriptor whose abi_version it supports and whose struct_size is at least the size of the
- *    struct of that version. Later minor revisions only append fields, so a reader must check
- *    struct_size before reading a field that was appended after the version it was built with.
+ *    struct of that version's first revision. Later revisions only append fields, so a reader must
+ *    check struct_size before reading a field that was appended after the revision it was built with
+ *    (KBX_HAS_FIELD below). Revisions of version 1:
+ *      1  the first.
+ *      2  kbx_host_api.now (the host's clock) and .schedule_repeating_timer;
+ *         kbx_extension_descriptor.cancel_command. What happens to calls made during and after
+ *         destroy_instance is now specified (section 9).
  *
  * 3. Threads and re-entrancy
  *    The host calls every callback from its main dispatch queue (where Swift's main actor runs), one
  *    at a time. An extension calls the host API (kbx_host_api) from there too, inside a callback or
- *    later from work it scheduled on the main queue; a host may move a call from another thread to
- *    its main queue, so such a call takes effect later. The host copies what it needs before a call
- *    returns. (On Linux the main queue is not always drained by the process's first thread: once
- *    the host is in dispatch_main(), a worker thread drains it.)
+ *    later from work it scheduled on the main queue. A call from another thread is not an error: the
+ *    host copies its arguments before the call returns and moves it to its main queue, where it takes
+ *    effect later, in the order such calls were made; `now` alone answers at once, from any thread.
+ *    (On Linux the main queue is not always drained by the process's first thread: once the host is
+ *    in dispatch_main(), a worker thread drains it.)
  *
  * 4. Memory
  *    Pointers the host passes (strings, snapshots, events) are borrowed: valid only during the call.
@@ -56,6 +62,22 @@
  *    deletions (`set_selected_range`, `delete_range`, as Android's InputConnection has), which it skips
  *    when the field changed since the snapshot the extension saw. The SDK's full-document reader is
  *    built on these; keyboards ported from iOS need not use them.
+ *
+ * 8. Time
+ *    An extension never measures time itself. What it waits for comes from the host: a snapshot, the
+ *    acknowledgement of its posted edits (operations_applied), or a timer on the host's clock
+ *    (schedule_timer, read with now). A host on real time (an interactive one) runs that clock on the
+ *    machine's monotonic clock. A host on virtual time (a test host, a batch run) moves it only when
+ *    nothing else can run, so a timeout never fires because the machine was busy, and a test moves
+ *    time by hand. Sleeping on a clock of the extension's own (a thread, usleep, a real-time timer)
+ *    keeps to real time: such a host neither waits for it nor moves it.
+ *
+ * 9. The end of an instance
+ *    From the moment the host calls destroy_instance, it ignores every call made with that
+ *    instance's `host` context: edits, requests, reports and answers are dropped; a timer is neither
+ *    scheduled nor fired. A timer the instance scheduled earlier never fires once destroy_instance has
+ *    been called, and a call made earlier from another thread that reaches the main queue after it is
+ *    dropped too. A command the instance had not answered is answered by the host ("hidden").
  */
 #ifndef KEYBOARD_EXTENSION_ABI_H
 #define KEYBOARD_EXTENSION_ABI_H
@@ -69,6 +91,16 @@ extern "C" {
 
 /** The ABI version this header describes. A host states the range it supports. */
 #define KBX_ABI_VERSION 1u
+
+/** The revision of version 1 this header describes (section 2). */
+#define KBX_ABI_REVISION 2u
+
+/**
+ * Whether a struct that arrived with `struct_size` bytes has `field` (section 2): true when the
+ * field ends within them. For example KBX_HAS_FIELD(kbx_host_api, api->struct_size, now).
+ */
+#define KBX_HAS_FIELD(type, struct_size, field) \
+    ((size_t)(struct_size) >= offsetof(type, field) + sizeof(((type *)0)->field))
 
 /** The one symbol an extension exports. Its type is kbx_entry_fn. */
 #define KBX_ENTRY_SYMBOL "kbx_extension_entry"
@@ -280,16 +312,36 @@ typedef struct kbx_host_api {
     void (*report_event)(kbx_host *host, const char *json, size_t length);
     /**
      * Asks the host to call `fire(timer)` once, on its main thread, after `delay_ns` nanoseconds of
-     * the host's clock — unless cancel_timer cancels it first or the instance is destroyed. `timer` is
-     * the extension's own number for it (unique among its pending timers). An extension's timeouts
-     * and periodic work go through here rather than a clock of its own, so that they follow the
-     * host's time: a test host's virtual clock moves them as it moves everything else, and they never
-     * fire while the host is busy elsewhere.
+     * the host's clock (section 8) — unless cancel_timer cancels it first or the instance is
+     * destroyed. `timer` is the extension's own number for it; scheduling a number that is pending
+     * replaces that timer. An extension's timeouts and periodic work go through here rather than a
+     * clock of its own, so that they follow the host's time: a test host's virtual clock moves them as
+     * it moves everything else, and they never fire while the host is busy elsewhere.
      */
     void (*schedule_timer)(kbx_host *host, uint64_t timer, uint64_t delay_ns, void (*fire)(uint64_t timer));
     /** Cancels a timer schedule_timer set and has not fired; unknown numbers are ignored. */
     void (*cancel_timer)(kbx_host *host, uint64_t timer);
+
+    /* Revision 2 (check KBX_HAS_FIELD before use). */
+
+    /**
+     * The host's clock, in nanoseconds since the host began: the clock schedule_timer counts on.
+     * Monotonic. On virtual time it moves only when the host moves it (section 8). May be called
+     * from any thread.
+     */
+    uint64_t (*now)(kbx_host *host);
+    /**
+     * As schedule_timer, but `fire(timer)` runs after `delay_ns` and then every `interval_ns` (at
+     * least 1 ms; less is taken as 1 ms) of the host's clock, until cancel_timer or the instance's
+     * end: a keyboard's periodic work (a secure pad's reshuffle). A host may tell such background
+     * timers from one-shot ones: a test host does not count them as work left undone at its end.
+     */
+    void (*schedule_repeating_timer)(kbx_host *host, uint64_t timer, uint64_t delay_ns, uint64_t interval_ns,
+                                     void (*fire)(uint64_t timer));
 } kbx_host_api;
+
+/** The size of revision 1's kbx_host_api, the least a host may pass. */
+#define KBX_HOST_API_MIN_SIZE offsetof(kbx_host_api, now)
 
 /* ---------------------------------------------------------------------------------------------- */
 /* The descriptor                                                                                   */
@@ -361,7 +413,20 @@ typedef struct kbx_extension_descriptor {
      *              "proxyUnresponsive" | "unsupported", "deletedCharacters": N}
      */
     void (*host_command)(kbx_instance *instance, kbx_host_command command, uint64_t request);
+
+    /* Revision 2 (the host reads it only when struct_size covers it; it may be NULL). */
+
+    /**
+     * Asks the instance to stop a command it has not answered: the host gave up on it (its user
+     * cancelled it, or it heard nothing from the extension for its command timeout) and has answered
+     * it itself. The extension stops at once — it posts nothing more for that command — and may still
+     * answer it; the host ignores the answer. Unknown or answered requests are ignored.
+     */
+    void (*cancel_command)(kbx_instance *instance, uint64_t request);
 } kbx_extension_descriptor;
+
+/** The size of revision 1's kbx_extension_descriptor, the least a host accepts. */
+#define KBX_EXTENSION_DESCRIPTOR_MIN_SIZE offsetof(kbx_extension_descriptor, cancel_command)
 
 /** The type of KBX_ENTRY_SYMBOL. */
 typedef const kbx_extension_descriptor *(*kbx_entry_fn)(void);

@@ -15,6 +15,9 @@ public enum ExtensionLoader {
     /// The descriptor ABI versions this host reads.
     public static let supportedABIVersions: ClosedRange<UInt32> = 1...KBX_ABI_VERSION
 
+    /// The size of revision 1's descriptor, the least this host accepts.
+    static let minimumDescriptorSize = MemoryLayout<kbx_extension_descriptor>.offset(of: \.cancel_command)!
+
     /// The symbol every extension exports.
     public static let entrySymbol = KBX_ENTRY_SYMBOL
 
@@ -44,12 +47,17 @@ public enum ExtensionLoader {
         guard supportedABIVersions.contains(abiVersion) else {
             throw .unsupportedABIVersion(path: source, found: abiVersion, supported: supportedABIVersions)
         }
-        let expected = UInt32(MemoryLayout<kbx_extension_descriptor>.size)
+        // Revision 1's size is the least; fields appended later are read only when the size covers
+        // them (header section 2): the rest of the copy stays zero (NULL).
+        let expected = UInt32(minimumDescriptorSize)
         guard structSize >= expected else {
             throw .descriptorTooSmall(path: source, size: structSize, expected: expected)
         }
         let descriptor = raw.assumingMemoryBound(to: kbx_extension_descriptor.self)
-        let fields = descriptor.pointee
+        var fields = kbx_extension_descriptor()
+        withUnsafeMutableBytes(of: &fields) { copy in
+            copy.copyMemory(from: UnsafeRawBufferPointer(start: raw, count: min(Int(structSize), copy.count)))
+        }
 
         func text(_ pointer: UnsafePointer<CChar>?, _ field: String) throws(LoadError) -> String {
             guard let pointer else { throw .invalidDescriptor(path: source, field: field, reason: "is NULL") }
@@ -70,7 +78,7 @@ public enum ExtensionLoader {
         if let problem = DescriptorRules.versionProblem(version) {
             throw .invalidDescriptor(path: source, field: "version '\(version)'", reason: problem)
         }
-        let callbacks: [(String, Bool)] = [
+        let required: [(String, Bool)] = [
             ("create_instance", fields.create_instance != nil),
             ("destroy_instance", fields.destroy_instance != nil),
             ("create_configuration", fields.create_configuration != nil),
@@ -80,12 +88,15 @@ public enum ExtensionLoader {
             ("key_event", fields.key_event != nil),
             ("host_command", fields.host_command != nil),
         ]
-        if let missing = callbacks.first(where: { !$0.1 }) {
+        if let missing = required.first(where: { !$0.1 }) {
             throw .invalidDescriptor(path: source, field: "callback \(missing.0)", reason: "is NULL")
         }
+        // The copy lives as long as the image, which is never closed: it is not freed either.
+        let callbacks = UnsafeMutablePointer<kbx_extension_descriptor>.allocate(capacity: 1)
+        callbacks.initialize(to: fields)
         return LoadedExtension(
             source: source, identifier: identifier, name: name, version: version, abiVersion: abiVersion,
-            descriptor: descriptor
+            descriptor: descriptor, callbacks: UnsafePointer(callbacks)
         )
     }
 

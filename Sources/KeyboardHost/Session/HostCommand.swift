@@ -31,7 +31,8 @@ public struct CommandResult: Sendable, Equatable {
     public let after: String?
     /// The selected text, if any (read).
     public let selected: String?
-    /// Characters deleted (delete; also when a delete stopped midway).
+    /// Characters deleted (delete; also when a delete stopped midway, and when the host answered it
+    /// itself: then the host's count of what the extension's edits removed).
     public let deletedCharacters: Int?
     /// Snapshot round trips the walk took.
     public let roundTrips: Int?
@@ -56,10 +57,10 @@ public struct CommandResult: Sendable, Equatable {
         )
     }
 
-    init(command: HostCommand, failure: String) {
+    init(command: HostCommand, failure: String, deletedCharacters: Int? = nil) {
         self.init(
-            command: command, succeeded: false, before: nil, after: nil, selected: nil, deletedCharacters: nil,
-            roundTrips: nil, error: failure
+            command: command, succeeded: false, before: nil, after: nil, selected: nil,
+            deletedCharacters: deletedCharacters, roundTrips: nil, error: failure
         )
     }
 

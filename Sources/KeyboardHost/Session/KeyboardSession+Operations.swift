@@ -1,9 +1,10 @@
 // Edits the extension posts: queued, then applied in order on a later turn of the host's loop.
 extension KeyboardSession {
-    /// Queues an edit from the extension; it is applied after ``latency`` on a later turn.
+    /// Queues an edit from the extension; it is applied after ``latency`` on a later turn. A posted
+    /// edit is a word from the extension: commands under way are not timed out meanwhile.
     func post(_ operation: TextOperation) {
-        activity &+= 1
         onEvent?(.posted(operation))
+        heardFromExtension()
         pending.append(operation)
         scheduleDrain()
     }
@@ -11,26 +12,17 @@ extension KeyboardSession {
     /// Whether posted edits are waiting to be applied.
     public var hasPendingOperations: Bool { drainScheduled }
 
-    /// Whether a host command (a full-document read, say) has been sent and not answered yet.
-    public var hasPendingCommands: Bool { !pendingCommands.isEmpty }
-
-    /// Returns once every edit posted so far, and every edit those provoke, has been applied.
+    /// Returns once the host has nothing left to do for this session. On virtual time that is exact
+    /// and covers the extension's own work (``VirtualScheduler/settle()``): every edit posted, every
+    /// task the keyboard started, until all that is left is timers still to come. On real time it is
+    /// every edit posted so far, and every edit those provoke, applied.
     public func settle() async {
+        if let virtual = scheduler as? VirtualScheduler {
+            await virtual.settle()
+            return
+        }
         while drainScheduled {
             await withCheckedContinuation { idleWaiters.append($0) }
-        }
-    }
-
-    /// Returns once the extension has been quiet — posted nothing, reported nothing — for `quiet`
-    /// (after ``latency``), all its edits applied: for a batch run, where the keyboard may still be at
-    /// work on its own after the last tap (a full-document walk a key started). The host cannot see
-    /// an extension's tasks; a silence is the best sign it has that they are done.
-    public func waitUntilQuiet(for quiet: Duration = .milliseconds(50)) async {
-        while true {
-            await settle()
-            let before = activity
-            try? await Task.sleep(for: latency + quiet)
-            if activity == before && !drainScheduled { return }
         }
     }
 
@@ -46,24 +38,31 @@ extension KeyboardSession {
     private func drain() {
         let operations = pending
         pending.removeAll()
+        var outcomes: [SessionEvent] = []
         var submitted: [String] = []
-        changeField(acknowledge: !operations.isEmpty) { field in
+        var removed = 0
+        changeField(acknowledge: !operations.isEmpty, { field in
             for operation in operations {
+                let before = field.count
                 if let snapshot = operation.guardSnapshot, snapshot != snapshotSequence {
-                    onEvent?(.skipped(operation))
+                    outcomes.append(.skipped(operation))
                 } else if submitsOnLineBreak, case .insertText(let text) = operation,
                           let lineBreak = text.firstIndex(where: \.isNewline) {
                     field.insertText(String(text[..<lineBreak]))
                     submitted.append(field.text)
                     field.replaceDocument(with: "")
-                    onEvent?(.applied(operation))
+                    outcomes.append(.applied(operation))
                 } else {
                     operation.apply(to: &field)
-                    onEvent?(.applied(operation))
+                    outcomes.append(.applied(operation))
+                    removed += max(0, before - field.count)
                 }
                 operationsApplied += 1
             }
-        }
+        }, changed: {
+            outcomes.forEach { onEvent?($0) }
+            countDeleted(removed)
+        })
         submitted.forEach { onSubmit?($0) }
         drainScheduled = false
         if !pending.isEmpty {

@@ -14,11 +14,12 @@ import KeyboardModel
 /// - The user acts on the field directly (`KeyboardSession+User.swift`); the extension is told at once.
 /// - ``hide()`` runs the disappearance lifecycle and destroys the instance.
 ///
-/// Also: the license check before showing (``licensing``), host commands such as reading the whole
-/// document (`KeyboardSession+Commands.swift`), the keyboard's sub-keyboard and shift state
-/// (``keyboardState``), and single-line fields whose return key submits (``submitsOnLineBreak``).
+/// Time is the ``scheduler``'s: posted edits, the extension's timers and the host's command timeouts
+/// all wait on it, on real time (``MainQueueScheduler``) or virtual time (``VirtualScheduler``).
 ///
-/// Posted edits: `KeyboardSession+Operations.swift`; the snapshot: `KeyboardSession+Snapshot.swift`.
+/// The extension is reached through an ``ExtensionConnection``; its calls come back as the methods
+/// under "From the extension". Posted edits: `KeyboardSession+Operations.swift`; the snapshot:
+/// `KeyboardSession+Snapshot.swift`; host commands: `KeyboardSession+Commands.swift`.
 @MainActor
 public final class KeyboardSession {
     public let loadedExtension: LoadedExtension
@@ -28,6 +29,9 @@ public final class KeyboardSession {
     public var policy: ContextPolicy
     /// How long posted edits wait before the host applies them. Zero: the next turn of the loop.
     public var latency: Duration = .zero
+    /// How long a host command may go without a word from the extension — no answer, no posted edit —
+    /// before the host answers it `timedOut` itself and asks the extension to stop (on the host's clock).
+    public var commandTimeout: Duration = .seconds(120)
     /// The configuration the current instance returned; `nil` while hidden.
     public private(set) var configuration: KeyboardConfiguration?
     /// Errors the extension reported (`report_error`), oldest first.
@@ -54,33 +58,27 @@ public final class KeyboardSession {
     /// What the user chose for this extension (license, layout, typing, appearance, options), handed to
     /// each new instance before it is asked for its configuration. Takes effect at the next ``show()``.
     public var settings: HostSettings = .none
+    /// Whether the extension's license is checked before it is shown.
+    public let licensing: Licensing
+    /// The host's loop and clock.
+    public let scheduler: any HostScheduler
 
-    let scheduler: any HostScheduler
-    var instance: Instance?
+    let connection: InProcessConnection
+    public private(set) var isShown = false
     var pending: [TextOperation] = []
     var drainScheduled = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
     var snapshotSequence: UInt64 = 0
-    /// Counts what the extension does (posts and events), for ``waitUntilQuiet(for:)``.
-    var activity: UInt64 = 0
     /// Operations of the current instance applied so far (reported in every snapshot).
     var operationsApplied: UInt64 = 0
     /// Host commands sent and not answered yet, by request id.
-    var pendingCommands: [UInt64: CheckedContinuation<CommandResult, Never>] = [:]
-    var commandNames: [UInt64: HostCommand] = [:]
+    var commands: [UInt64: PendingCommand] = [:]
+    /// Answers no one has asked for yet (``result(of:)``), and those waiting for one.
+    var unclaimedResults: [UInt64: CommandResult] = [:]
+    var resultWaiters: [UInt64: [CheckedContinuation<CommandResult, Never>]] = [:]
     var nextCommandRequest: UInt64 = 1
     /// The current instance's pending timers (schedule_timer), by its numbers: cancelled when it goes.
     var extensionTimers: [UInt64: @MainActor () -> Void] = [:]
-
-    /// A live extension instance and the host API it was given (valid until it is destroyed).
-    struct Instance {
-        let handle: OpaquePointer
-        let key: UInt
-        let api: UnsafeMutablePointer<kbx_host_api>
-    }
-
-    /// Whether the extension's license is checked before it is shown.
-    public let licensing: Licensing
 
     public init(
         extension loadedExtension: LoadedExtension, textField: TextField = TextField(),
@@ -92,87 +90,74 @@ public final class KeyboardSession {
         self.policy = policy
         self.licensing = licensing
         self.scheduler = scheduler
+        connection = InProcessConnection(loadedExtension, scheduler: scheduler)
     }
 
     isolated deinit {
         hide()
     }
 
-    var descriptor: kbx_extension_descriptor { loadedExtension.descriptor.pointee }
     var name: String { loadedExtension.name }
-
-    public var isShown: Bool { instance != nil }
 
     /// The extension's handle for its current instance: for the testing module, which can turn it back
     /// into the controller when the extension runs on its own copy of the SDK.
-    package var instanceHandle: OpaquePointer? { instance?.handle }
+    package var instanceHandle: OpaquePointer? { connection.instanceHandle }
+
+    /// The extension's work under way in this process, as a host on virtual time counts it.
+    public var extensionWork: ExtensionWork? { connection.work }
 
     // MARK: Appearance
 
     /// Shows the keyboard: a new instance, its configuration, `viewDidLoad`, the first snapshot,
     /// `viewWillAppear`, `viewDidAppear`. Does nothing if it is shown already.
     public func show() throws(SessionError) {
-        guard instance == nil else { return }
-        let (key, api) = HostAPITable.register(self)
+        guard !isShown else { return }
         let errorsBefore = reportedErrors.count
         var latestError: String? { reportedErrors.count > errorsBefore ? reportedErrors.last : nil }
 
         let settingsJSON = (try? JSONEncoder().encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        let created = withBorrowedString(settingsJSON) { settings in
-            descriptor.create_instance(loadedExtension.descriptor, api, settings.bytes, settings.length)
-        }
-        guard let handle = created else {
-            HostAPITable.unregister(key)
-            api.deallocate()
+        guard connection.createInstance(settingsJSON: settingsJSON, session: self) else {
             throw .instanceNotCreated(extension: name, message: latestError)
         }
-        let candidate = Instance(handle: handle, key: key, api: api)
         operationsApplied = 0
         keyboardState = KeyboardState()
 
         do {
-            configuration = try configure(handle, latestError: { latestError })
+            configuration = try configure(latestError: { latestError })
         } catch {
-            destroy(candidate)
+            endInstance()
             throw error
         }
-        instance = candidate
+        isShown = true
         lifecycle(KBX_VIEW_DID_LOAD, .viewDidLoad)
         pushSnapshot()
         lifecycle(KBX_VIEW_WILL_APPEAR, .viewWillAppear)
         lifecycle(KBX_VIEW_DID_APPEAR, .viewDidAppear)
     }
 
-    /// Hides the keyboard: `viewWillDisappear`, `viewDidDisappear`, then the instance is destroyed.
-    /// Edits it posted and the host has not applied yet still apply to the field.
+    /// Hides the keyboard: `viewWillDisappear`, `viewDidDisappear`, then the instance is destroyed, its
+    /// timers with it, and commands it had not answered are answered `hidden`. Edits it posted and the
+    /// host has not applied yet still apply to the field.
     public func hide() {
-        guard let current = instance else { return }
+        guard isShown else { return }
         lifecycle(KBX_VIEW_WILL_DISAPPEAR, .viewWillDisappear)
         lifecycle(KBX_VIEW_DID_DISAPPEAR, .viewDidDisappear)
-        instance = nil
+        isShown = false
         configuration = nil
-        destroy(current)
+        endInstance()
+    }
+
+    /// Destroys the instance (from then on its calls are dropped), then cancels its timers — also any
+    /// it scheduled while going — and answers its commands.
+    private func endInstance() {
+        connection.destroyInstance()
+        for cancel in extensionTimers.values { cancel() }
+        extensionTimers.removeAll()
         finishPendingCommands(error: "hidden")
     }
 
-    private func destroy(_ instance: Instance) {
-        for cancel in extensionTimers.values { cancel() }
-        extensionTimers.removeAll()
-        descriptor.destroy_instance(instance.handle)
-        HostAPITable.unregister(instance.key)
-        instance.api.deallocate()
-    }
-
-    private func configure(_ handle: OpaquePointer, latestError: () -> String?) throws(SessionError) -> KeyboardConfiguration {
-        var json: [UInt8] = []
-        let status = withUnsafeMutablePointer(to: &json) { json in
-            descriptor.create_configuration(handle, { context, bytes, length in
-                // The last document wins if an extension calls the sink more than once.
-                guard let context else { return }
-                let json = context.assumingMemoryBound(to: [UInt8].self)
-                json.pointee = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
-            }, json)
-        }
+    private func configure(latestError: () -> String?) throws(SessionError) -> KeyboardConfiguration {
+        let (status, json) = connection.createConfiguration()
         switch Int(status) {
         case KBX_STATUS_OK: break
         case KBX_STATUS_NOT_CONFIGURED: throw .configurationNotOverridden(extension: name, message: latestError())
@@ -201,15 +186,10 @@ public final class KeyboardSession {
 
     /// Taps the key at `position` of the current layout.
     public func tap(_ position: KeyPosition) throws(SessionError) {
-        guard let instance else { throw .notShown(extension: name) }
+        guard isShown else { throw .notShown(extension: name) }
         onEvent?(.keyTapped(position))
         let errorsBefore = reportedErrors.count
-        var event = kbx_key_event(
-            abi_version: KBX_ABI_VERSION, struct_size: UInt32(MemoryLayout<kbx_key_event>.size),
-            action: kbx_key_action(KBX_KEY_TAP), sub_keyboard: UInt32(clamping: position.subKeyboard),
-            row: UInt32(clamping: position.row), column: UInt32(clamping: position.column)
-        )
-        let status = descriptor.key_event(instance.handle, &event)
+        let status = connection.keyEvent(kbx_key_action(KBX_KEY_TAP), at: position)
         switch Int(status) {
         case KBX_STATUS_OK: return
         case KBX_STATUS_NO_SUCH_KEY: throw .noSuchKey(extension: name, position: position)
@@ -256,12 +236,16 @@ public final class KeyboardSession {
         onEvent?(.layoutChanged)
     }
 
-    /// An extension's timer, on the host's scheduler (virtual time in tests).
-    func scheduleExtensionTimer(_ timer: UInt64, after delay: Duration, fire: @convention(c) (UInt64) -> Void) {
-        extensionTimers[timer]?()
-        extensionTimers[timer] = scheduler.scheduleTimer(after: delay) { [weak self] in
+    /// An extension's timer (schedule_timer), on the host's clock: the connection fires it when due,
+    /// and, with an `interval`, every interval after that (set again before it fires, so the extension
+    /// may cancel it as it fires). A number that is pending is replaced.
+    func scheduleExtensionTimer(_ timer: UInt64, after delay: Duration, every interval: Duration?) {
+        extensionTimers.removeValue(forKey: timer)?()
+        let label = interval.map { "\(name) timer \(timer) (every \($0))" } ?? "\(name) timer \(timer)"
+        extensionTimers[timer] = scheduler.scheduleTimer(after: delay, label: label, repeats: interval != nil) { [weak self] in
             guard let self, extensionTimers.removeValue(forKey: timer) != nil else { return }
-            fire(timer)
+            if let interval { scheduleExtensionTimer(timer, after: interval, every: interval) }
+            connection.fireTimer(timer, repeats: interval != nil)
         }
     }
 
@@ -277,7 +261,6 @@ public final class KeyboardSession {
             extensionReported("sent an invalid event: \(DecodingProblem(error))")
             return
         }
-        activity &+= 1
         reportedEvents.append(event)
         onEvent?(.extensionEvent(event))
         onExtensionEvent?(event)
@@ -292,34 +275,34 @@ public final class KeyboardSession {
     // MARK: To the extension
 
     func lifecycle(_ event: Int, _ logged: SessionEvent) {
-        guard let instance else { return }
         onEvent?(logged)
-        descriptor.lifecycle(instance.handle, kbx_lifecycle_event(event))
+        connection.lifecycle(kbx_lifecycle_event(event))
     }
 
     /// Changes the field with `body`, then tells the extension: the notifications for the kind of
     /// change around a new snapshot (``FieldChange``). If nothing changed, nothing is sent — unless
     /// `acknowledge`, when the snapshot still goes (the answer to posted operations; section 5 of
-    /// the ABI header), without notifications.
-    func changeField(acknowledge: Bool = false, _ body: (inout TextField) -> Void) {
+    /// the ABI header), without notifications. `changed` runs once the field is no longer borrowed,
+    /// before the extension is told: no callback of the host's user runs while `body` holds the field.
+    func changeField(acknowledge: Bool = false, _ body: (inout TextField) -> Void, changed: () -> Void = {}) {
         let old = FieldChange.State(textField)
         body(&textField)
         let change = FieldChange(from: old, to: FieldChange.State(textField))
+        changed()
         if change != .none { onFieldChange?() }
-        guard instance != nil, change != .none || acknowledge else { return }
+        guard isShown, change != .none || acknowledge else { return }
         change.before.forEach(notify)
         pushSnapshot()
         change.after.forEach(notify)
     }
 
     private func notify(_ event: Int) {
-        guard let instance else { return }
         switch event {
         case KBX_TEXT_WILL_CHANGE: onEvent?(.textWillChange)
         case KBX_TEXT_DID_CHANGE: onEvent?(.textDidChange)
         case KBX_SELECTION_WILL_CHANGE: onEvent?(.selectionWillChange)
         default: onEvent?(.selectionDidChange)
         }
-        descriptor.text_input(instance.handle, kbx_text_event(event))
+        connection.textInput(kbx_text_event(event))
     }
 }

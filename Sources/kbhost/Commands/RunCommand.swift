@@ -8,8 +8,9 @@ struct RunCommand: AsyncParsableCommand {
         abstract: "Type into a text field through an extension's keys, headless, and print the result as JSON.",
         discussion: """
             Loads the extension, shows its keyboard on a text field (empty, or seeded with --text or \
-            --document, the cursor at --cursor), taps the key for each character of --type, waits for \
-            the host to apply what the extension posted, and prints the field:
+            --document, the cursor at --cursor), taps the key for each character of --type, lets the \
+            host apply what the extension posted and the extension finish what it started, and prints \
+            the field:
 
               {"cursor": 11, "document": "hello world", "documentIdentifier": "…", "selection": [11, 11],
              "policy": "sentence", "extension": {…}, "errors": […], "events": […], "actions": […]}
@@ -22,6 +23,12 @@ struct RunCommand: AsyncParsableCommand {
 
             Positions (cursor, selection) count Characters (extended grapheme clusters). In --type, a named key goes \
             in braces: {delete}, {return}, {space}, {shift}, {globe}; '{{' types a '{'.
+
+            The run is on virtual time: --latency, the extension's timers and the host's timeouts take \
+            no real time, and the run ends when the host is quiet — nothing posted and not applied, \
+            nothing the extension started still runnable, no action unanswered. Timers still to come are \
+            left alone, unless --advance moves the clock on after the typing (to let a multi-tap letter \
+            commit, say); an action unanswered moves it on to the next timer until it is answered.
 
             \(ExitStatus.help)
             """
@@ -51,6 +58,12 @@ struct RunCommand: AsyncParsableCommand {
     var actions: [HostCommand] = []
 
     @Option(help: ArgumentHelp(
+        "After the typing, move the host's clock on by this much (e.g. 800ms, 2s, 1.5s), firing the timers that fall due.",
+        valueName: "duration"
+    ))
+    var advance: DurationArgument?
+
+    @Option(help: ArgumentHelp(
         "Texts longer than this many UTF-8 bytes are printed as their length and SHA-256 (0: always the text).",
         valueName: "bytes"
     ))
@@ -68,7 +81,8 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let result = try await BatchRun(
             path: path, keys: keys, seed: try seedText(), cursor: cursor, policy: host.policy,
-            latency: .milliseconds(host.latency), setup: try host.setup(), actions: actions, textLimit: textLimit
+            latency: .milliseconds(host.latency), advance: advance?.duration ?? .zero, setup: try host.setup(),
+            actions: actions, textLimit: textLimit
         ).perform()
         print(try JSONOutput.encode(result))
         if result.actions.contains(where: { !$0.succeeded }) { throw ExitStatus.failure }
@@ -84,7 +98,8 @@ struct RunCommand: AsyncParsableCommand {
     }
 }
 
-/// One batch run: load, show, type, settle, hide. On the main actor, where the host runs extensions.
+/// One batch run: load, show, type, settle, advance, act, hide. On the main actor, where the host runs
+/// extensions, and on virtual time (a ``VirtualScheduler``): it ends when the host is quiet.
 struct BatchRun {
     let path: String
     let keys: String
@@ -92,6 +107,7 @@ struct BatchRun {
     let cursor: Int?
     let policy: ContextPolicy
     let latency: Duration
+    let advance: Duration
     let setup: HostSetup
     let actions: [HostCommand]
     let textLimit: Int
@@ -155,8 +171,10 @@ struct BatchRun {
         } catch {
             throw fail(error.description, ExitStatus.loadFailure)
         }
+        let scheduler = VirtualScheduler()
         let session = KeyboardSession(
-            extension: loaded, textField: TextField(text: seed, cursor: cursor), policy: policy, licensing: setup.licensing
+            extension: loaded, textField: TextField(text: seed, cursor: cursor), policy: policy, licensing: setup.licensing,
+            scheduler: scheduler
         )
         session.settings = setup.settings(for: loaded)
         session.latency = latency
@@ -180,14 +198,15 @@ struct BatchRun {
                 }
             }
         }
-        // A key may have started work the keyboard does on its own (a full-document walk).
-        await session.waitUntilQuiet()
+        // A key may have started work the keyboard does on its own (a full-document walk): settled.
+        await scheduler.settle()
+        if advance > .zero { await scheduler.advance(by: advance) }
         var outputs: [ActionOutput] = []
         for action in actions {
             outputs.append(ActionOutput(await session.perform(action), textLimit: textLimit))
         }
         session.hide()
-        await session.settle()
+        await scheduler.settle()
         let field = session.textField
         return Result(
             extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),
@@ -207,3 +226,19 @@ extension ContextPolicy: ExpressibleByArgument {
 }
 
 extension HostCommand: ExpressibleByArgument {}
+
+/// A duration on the command line: a number and a unit, `ns`, `us`, `ms`, `s` or `min` (`800ms`,
+/// `1.5s`, `2min`).
+struct DurationArgument: ExpressibleByArgument {
+    let duration: Duration
+
+    init?(argument: String) {
+        let units: [(String, Double)] = [("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("min", 60), ("s", 1)]
+        guard let (unit, scale) = units.first(where: { argument.hasSuffix($0.0) }),
+              let value = Double(argument.dropLast(unit.count)), value.isFinite, value >= 0, value * scale <= 1e9
+        else { return nil }
+        duration = .nanoseconds(Int64((value * scale * 1e9).rounded()))
+    }
+
+    var defaultValueDescription: String { "\(duration)" }
+}

@@ -80,21 +80,21 @@ struct ExtensionTemplate {
 
         @MainActor
         @Suite struct \(name)Tests {
-            @Test func typesThroughItsKeys() throws {
+            @Test func typesThroughItsKeys() async throws {
                 let host = try KeyboardTestHost(\(name).self, document: "Say: ")
                 try host.show()
-                try host.type("hello, World 42")
+                try await host.type("hello, World 42")
                 #expect(host.document == "Say: hello, World 42")
                 #expect(host.cursor == 20)
             }
 
-            @Test func capitalizesTheStartOfASentence() throws {
+            @Test func capitalizesTheStartOfASentence() async throws {
                 let host = try KeyboardTestHost(\(name).self)
                 try host.show()
                 #expect(host.session.keyboardState.shift == .on)
                 try host.tap("h")
                 try host.tap("i")
-                host.runUntilIdle()
+                await host.settle()
                 #expect(host.document == "Hi")
             }
         }

@@ -4,21 +4,21 @@ import Testing
 
 @MainActor
 @Suite struct ExternalKeyboardTests {
-    @Test func typesThroughItsKeys() throws {
+    @Test func typesThroughItsKeys() async throws {
         let host = try KeyboardTestHost(ExternalKeyboard.self, document: "Say: ")
         try host.show()
-        try host.type("hello, World 42")
+        try await host.type("hello, World 42")
         #expect(host.document == "Say: hello, World 42")
         #expect(host.cursor == 20)
     }
 
-    @Test func capitalizesTheStartOfASentence() throws {
+    @Test func capitalizesTheStartOfASentence() async throws {
         let host = try KeyboardTestHost(ExternalKeyboard.self)
         try host.show()
         #expect(host.session.keyboardState.shift == .on)
         try host.tap("h")
         try host.tap("i")
-        host.runUntilIdle()
+        await host.settle()
         #expect(host.document == "Hi")
     }
 }

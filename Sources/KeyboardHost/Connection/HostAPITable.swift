@@ -1,35 +1,64 @@
-import Foundation
+import Dispatch
 import KeyboardExtensionABI
 import KeyboardModel
+import Synchronization
 
-/// The host API (`kbx_host_api`) handed to every extension instance, and the way its C calls find
-/// their session.
+/// The host API (`kbx_host_api`) handed to every extension instance in this process, and the way its
+/// C calls find their connection.
 ///
-/// The `host` context an instance gets is not a pointer but a number: the key of its session in a
-/// table. A call that arrives after the instance was destroyed (say, from a task the extension left
-/// running) finds nothing and is dropped, instead of touching freed memory.
-@MainActor
+/// The `host` context an instance gets is not a pointer but a number: the key of its connection in a
+/// table. A call that arrives after the instance was destroyed (say, from a task or a thread the
+/// extension left running) finds nothing and is dropped, instead of touching freed memory
+/// (KeyboardExtensionABI.h, section 9).
+///
+/// Threads (section 3): a call made on the main queue is handled at once; one made on another thread
+/// is copied there and moved to the main queue, in order. A host on virtual time counts such a call
+/// as the extension's work until it is delivered (``ExtensionWork``), so it is never "quiet" with
+/// one on its way.
 enum HostAPITable {
-    private static var sessions: [UInt: Weak] = [:]
-    private static var nextKey: UInt = 1
-
-    private struct Weak {
-        weak var session: KeyboardSession?
+    private struct Entry {
+        let connection: WeakConnection
+        let work: ExtensionWork?
+        let clock: @Sendable () -> Duration
     }
 
-    /// A host API for `session`, valid until ``unregister(_:)``; free it with `deallocate()` after
-    /// the instance is destroyed.
-    static func register(_ session: KeyboardSession) -> (key: UInt, api: UnsafeMutablePointer<kbx_host_api>) {
-        let key = nextKey
-        nextKey += 1
-        sessions[key] = Weak(session: session)
+    private struct WeakConnection: @unchecked Sendable {
+        // Read only on the main queue; the entry holding it is guarded by the table's lock.
+        weak var connection: InProcessConnection?
+    }
+
+    private struct State {
+        var entries: [UInt: Entry] = [:]
+        var nextKey: UInt = 1
+        /// Tables of destroyed instances. Never freed: an extension that calls through its pointer
+        /// after destroy_instance (which the ABI forbids) must still reach a table, whose calls are
+        /// then dropped, rather than freed memory. One per appearance, 152 bytes each.
+        var retired: [UInt] = []
+    }
+
+    private static let state = Mutex(State())
+
+    /// A host API for `connection`'s next instance, valid until ``retire(_:api:)``.
+    static func register(
+        _ connection: InProcessConnection, work: ExtensionWork?, clock: @escaping @Sendable () -> Duration
+    ) -> (key: UInt, api: UnsafeMutablePointer<kbx_host_api>) {
+        let key = state.withLock { state in
+            let key = state.nextKey
+            state.nextKey += 1
+            state.entries[key] = Entry(connection: WeakConnection(connection: connection), work: work, clock: clock)
+            return key
+        }
         let api = UnsafeMutablePointer<kbx_host_api>.allocate(capacity: 1)
         api.initialize(to: table(host: OpaquePointer(bitPattern: key)))
         return (key, api)
     }
 
-    static func unregister(_ key: UInt) {
-        sessions[key] = nil
+    /// Drops the instance's key: every call made with it from now on is dropped.
+    static func retire(_ key: UInt, api: UnsafeMutablePointer<kbx_host_api>) {
+        state.withLock { state in
+            state.entries[key] = nil
+            state.retired.append(UInt(bitPattern: api))
+        }
     }
 
     private static func table(host: OpaquePointer?) -> kbx_host_api {
@@ -93,34 +122,62 @@ enum HostAPITable {
             schedule_timer: { host, timer, delay, fire in
                 guard let fire else { return }
                 let duration = Duration.nanoseconds(Int64(clamping: min(delay, UInt64(Int64.max))))
-                HostAPITable.deliver(host) { $0.scheduleExtensionTimer(timer, after: duration, fire: fire) }
+                HostAPITable.deliver(host, to: { $0 }) { $0.scheduleTimer(timer, after: duration, every: nil, fire: fire) }
             },
             cancel_timer: { host, timer in
-                HostAPITable.deliver(host) { $0.cancelExtensionTimer(timer) }
+                HostAPITable.deliver(host, to: { $0 }) { $0.cancelTimer(timer) }
+            },
+            now: { host in
+                let key = UInt(bitPattern: host)
+                guard let clock = HostAPITable.state.withLock({ $0.entries[key]?.clock }) else { return 0 }
+                return UInt64(clamping: clock().nanosecondsClamped)
+            },
+            schedule_repeating_timer: { host, timer, delay, interval, fire in
+                guard let fire else { return }
+                let duration = Duration.nanoseconds(Int64(clamping: min(delay, UInt64(Int64.max))))
+                let every = max(Duration.nanoseconds(Int64(clamping: min(interval, UInt64(Int64.max)))), .milliseconds(1))
+                HostAPITable.deliver(host, to: { $0 }) { $0.scheduleTimer(timer, after: duration, every: every, fire: fire) }
             }
         )
     }
 
     /// A range from any two int64s an extension may send, far from overflow: negatives become 0,
     /// and both ends stay below 2^32 (the host clamps to the document).
-    private nonisolated static func range(_ location: Int64, _ length: Int64) -> Range<Int> {
+    private static func range(_ location: Int64, _ length: Int64) -> Range<Int> {
         let start = Int(min(max(location, 0), Int64(UInt32.max)))
         return start..<(start + Int(min(max(length, 0), Int64(UInt32.max))))
     }
 
-    /// Runs `body` with the session `host` names, on the main actor. The ABI asks extensions to call
-    /// from the host's main thread (its main queue); a call from elsewhere is moved there rather
-    /// than trusted.
-    private nonisolated static func deliver(_ host: OpaquePointer?, _ body: @escaping @MainActor (KeyboardSession) -> Void) {
+    /// Runs `body` with the session of the connection `host` names, on the main actor.
+    private static func deliver(_ host: OpaquePointer?, _ body: @escaping @MainActor (KeyboardSession) -> Void) {
+        deliver(host, to: { $0.session }, body)
+    }
+
+    /// Runs `body` with what `target` picks from the connection `host` names, on the main queue, with
+    /// the thread unmarked (the host's own work, not the extension's). A call from another thread is
+    /// moved to the main queue, counted as the extension's work until it is delivered. A call whose
+    /// instance is gone, or whose target is, is dropped.
+    private static func deliver<Target>(
+        _ host: OpaquePointer?, to target: @escaping @MainActor (InProcessConnection) -> Target?,
+        _ body: @escaping @MainActor (Target) -> Void
+    ) {
         let key = UInt(bitPattern: host)
         let run: @MainActor () -> Void = {
-            guard let session = sessions[key]?.session else { return }
-            body(session)
+            guard let connection = state.withLock({ $0.entries[key]?.connection.connection }),
+                  let target = target(connection)
+            else { return }
+            ExtensionWork.unattributed { body(target) }
         }
         if MainQueue.isCurrent {
             MainActor.assumeIsolated(run)
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated(run) }
+            return
+        }
+        guard let entry = state.withLock({ $0.entries[key] }) else { return }
+        let work = entry.work
+        work?.began()
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated(run)
+            work?.ended()
         }
     }
 }

@@ -1,0 +1,167 @@
+import KeyboardExtensionABI
+import KeyboardModel
+
+/// An ``ExtensionConnection`` to an extension loaded into this process: each call is a call of its C
+/// descriptor, made with the thread marked as the extension's work (``ExtensionWork``), so what the
+/// extension starts during it is counted for a host on virtual time.
+@MainActor
+final class InProcessConnection: ExtensionConnection {
+    let loaded: LoadedExtension
+    let work: ExtensionWork?
+    /// The session the current instance's calls go to.
+    private(set) weak var session: KeyboardSession?
+    private let clock: @Sendable () -> Duration
+    private var current: Instance?
+    /// The current instance's key in the host API table, from create_instance on: calls with it reach
+    /// the session until the instance is destroyed.
+    private var liveKey: UInt?
+    /// The fire functions of the current instance's pending timers, by its numbers for them.
+    private var timerFires: [UInt64: @convention(c) (UInt64) -> Void] = [:]
+
+    private struct Instance {
+        let handle: OpaquePointer
+        let key: UInt
+        let api: UnsafeMutablePointer<kbx_host_api>
+    }
+
+    init(_ loaded: LoadedExtension, scheduler: any HostScheduler) {
+        self.loaded = loaded
+        work = scheduler.makeExtensionWork()
+        clock = { [weak scheduler] in scheduler?.now ?? .zero }
+    }
+
+    /// The extension's handle for its current instance: the testing module turns it back into the
+    /// controller when the extension runs on its own copy of the SDK.
+    var instanceHandle: OpaquePointer? { current?.handle }
+
+    private var callbacks: kbx_extension_descriptor { loaded.callbacks.pointee }
+
+    /// Calls into the extension with the thread marked as its work.
+    private func call<T>(_ body: () -> T) -> T {
+        guard let work else { return body() }
+        return work.run(body)
+    }
+
+    // MARK: ExtensionConnection
+
+    func createInstance(settingsJSON: String, session: KeyboardSession) -> Bool {
+        precondition(current == nil, "one instance at a time")
+        self.session = session
+        let (key, api) = HostAPITable.register(self, work: work, clock: clock)
+        liveKey = key
+        let created = withBorrowedString(settingsJSON) { settings in
+            call { callbacks.create_instance(loaded.descriptor, api, settings.bytes, settings.length) }
+        }
+        guard let handle = created else {
+            liveKey = nil
+            timerFires.removeAll()
+            HostAPITable.retire(key, api: api)
+            return false
+        }
+        current = Instance(handle: handle, key: key, api: api)
+        return true
+    }
+
+    func createConfiguration() -> (status: kbx_status, json: [UInt8]) {
+        guard let current else { return (kbx_status(KBX_STATUS_FAILED), []) }
+        var json: [UInt8] = []
+        let status = withUnsafeMutablePointer(to: &json) { json in
+            call {
+                callbacks.create_configuration(current.handle, { context, bytes, length in
+                    // The last document wins if an extension calls the sink more than once.
+                    guard let context else { return }
+                    let json = context.assumingMemoryBound(to: [UInt8].self)
+                    json.pointee = bytes.map { Array(UnsafeRawBufferPointer(start: $0, count: length)) } ?? []
+                }, json)
+            }
+        }
+        return (status, json)
+    }
+
+    func lifecycle(_ event: kbx_lifecycle_event) {
+        guard let current else { return }
+        call { callbacks.lifecycle(current.handle, event) }
+    }
+
+    func textInput(_ event: kbx_text_event) {
+        guard let current else { return }
+        call { callbacks.text_input(current.handle, event) }
+    }
+
+    func updateSnapshot(_ state: Snapshot) {
+        guard let current else { return }
+        let traits = state.traits
+        withBorrowedString(state.contextBefore) { before in
+            withBorrowedString(state.contextAfter) { after in
+                withBorrowedString(state.selectedText) { selected in
+                    withBorrowedString(traits.textContentType ?? "") { contentType in
+                        var snapshot = kbx_text_snapshot(
+                            abi_version: KBX_ABI_VERSION, struct_size: UInt32(MemoryLayout<kbx_text_snapshot>.size),
+                            sequence: state.sequence, context_before: before, context_after: after,
+                            selected_text: selected, document_identifier: state.documentIdentifier.uuid,
+                            has_text: state.hasText ? 1 : 0,
+                            keyboard_type: traits.keyboardType.rawValue, return_key_type: traits.returnKeyType.rawValue,
+                            autocapitalization_type: traits.autocapitalizationType.rawValue,
+                            autocorrection_type: traits.autocorrectionType.rawValue,
+                            spell_checking_type: traits.spellCheckingType.rawValue,
+                            secure_text_entry: traits.isSecureTextEntry ? 1 : 0, reserved0: 0,
+                            text_content_type: contentType, operations_applied: state.operationsApplied,
+                            selection_location: Int64(state.selection.lowerBound),
+                            selection_length: Int64(state.selection.count)
+                        )
+                        call { callbacks.update_snapshot(current.handle, &snapshot) }
+                    }
+                }
+            }
+        }
+    }
+
+    func keyEvent(_ action: kbx_key_action, at position: KeyPosition) -> kbx_status {
+        guard let current else { return kbx_status(KBX_STATUS_FAILED) }
+        var event = kbx_key_event(
+            abi_version: KBX_ABI_VERSION, struct_size: UInt32(MemoryLayout<kbx_key_event>.size),
+            action: action, sub_keyboard: UInt32(clamping: position.subKeyboard),
+            row: UInt32(clamping: position.row), column: UInt32(clamping: position.column)
+        )
+        return call { callbacks.key_event(current.handle, &event) }
+    }
+
+    func hostCommand(_ command: HostCommand, request: UInt64) {
+        guard let current else { return }
+        call { callbacks.host_command(current.handle, command.code, request) }
+    }
+
+    func cancelCommand(request: UInt64) {
+        guard let current, let cancel = callbacks.cancel_command else { return }
+        call { cancel(current.handle, request) }
+    }
+
+    /// Runs a timer's fire function; a one-shot timer's is forgotten first, a repeating one's kept.
+    func fireTimer(_ timer: UInt64, repeats: Bool) {
+        guard current != nil, let fire = repeats ? timerFires[timer] : timerFires.removeValue(forKey: timer) else { return }
+        call { fire(timer) }
+    }
+
+    func destroyInstance() {
+        guard let current else { return }
+        // Its key goes first, so that what it calls while being destroyed, and after, is dropped.
+        self.current = nil
+        liveKey = nil
+        timerFires.removeAll()
+        HostAPITable.retire(current.key, api: current.api)
+        call { callbacks.destroy_instance(current.handle) }
+    }
+
+    // MARK: From the extension (HostAPITable)
+
+    func scheduleTimer(_ timer: UInt64, after delay: Duration, every interval: Duration?, fire: @escaping @convention(c) (UInt64) -> Void) {
+        guard liveKey != nil else { return }
+        timerFires[timer] = fire
+        session?.scheduleExtensionTimer(timer, after: delay, every: interval)
+    }
+
+    func cancelTimer(_ timer: UInt64) {
+        timerFires[timer] = nil
+        session?.cancelExtensionTimer(timer)
+    }
+}
