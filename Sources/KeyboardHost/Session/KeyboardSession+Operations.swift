@@ -34,8 +34,10 @@ extension KeyboardSession {
 
     /// Applies every edit posted since the last turn, in order, then answers with one snapshot and the
     /// notifications for the biggest change among them (FieldChange). A guarded operation whose
-    /// snapshot is no longer the latest is skipped; it still counts as applied.
-    private func drain() {
+    /// snapshot is no longer the latest is skipped; it still counts as applied. The turn the scheduler
+    /// runs, or at once when the keyboard goes (``hide()``).
+    func drain() {
+        guard drainScheduled else { return }
         let operations = pending
         pending.removeAll()
         var outcomes: [SessionEvent] = []

@@ -135,15 +135,17 @@ public final class KeyboardSession {
         lifecycle(KBX_VIEW_DID_APPEAR, .viewDidAppear)
     }
 
-    /// Hides the keyboard: `viewWillDisappear`, `viewDidDisappear`, then the instance is destroyed, its
-    /// timers with it, and commands it had not answered are answered `hidden`. Edits it posted and the
-    /// host has not applied yet still apply to the field.
+    /// Hides the keyboard: `viewWillDisappear`, `viewDidDisappear`; edits it posted and the host has
+    /// not applied yet are applied now (they reached the host before it went); then the instance is
+    /// destroyed, its timers with it, and commands it had not answered are answered `hidden` — a
+    /// delete with what its edits removed, all of them counted.
     public func hide() {
         guard isShown else { return }
         lifecycle(KBX_VIEW_WILL_DISAPPEAR, .viewWillDisappear)
         lifecycle(KBX_VIEW_DID_DISAPPEAR, .viewDidDisappear)
         isShown = false
         configuration = nil
+        if drainScheduled { drain() }
         endInstance()
     }
 

@@ -6,13 +6,62 @@
 // the host shows it.
 //
 // The working keyboard has one row: "a", "b", a combining acute accent (U+0301), and delete.
+//
+// FIXTURE_CONTRACT makes it test the ABI's edges (sections 3, 8 and 9): "a" inserts from another
+// thread; "b" also sets timer 7 to insert "!" 500 ms later; a read command walks the caret to the end
+// one snapshot at a time, answering at the end; destroy_instance calls the host from another thread
+// and schedules a timer. What it saw is counted in fixture_counters, for the tests to read with dlsym.
+// FIXTURE_SILENT makes it never answer a command.
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include "KeyboardExtensionABI.h"
 
 typedef struct kbx_instance {
     kbx_host_api host;
+    uint64_t walking;   /* the request of the walk under way, or 0 */
+    int64_t steps;      /* snapshots the walk has taken */
 } instance_t;
+
+/* What the contract fixture saw: read by the tests. */
+struct fixture_counters {
+    int timers_fired;
+    int timers_fired_after_destroy;
+    int walk_steps;
+    int cancelled_commands;
+    int destroyed;
+};
+struct fixture_counters fixture_counters;
+
+#ifdef FIXTURE_CONTRACT
+static instance_t *live_instance;  /* for timer callbacks, which get only the timer's number */
+
+typedef struct { kbx_host_api host; const char *text; } thread_call;
+
+static void *insert_from_thread(void *argument) {
+    thread_call *call = argument;
+    call->host.insert_text(call->host.host, call->text, strlen(call->text));
+    return NULL;
+}
+
+/* Calls insert_text from another thread and waits for that thread: the call is made while the main
+   thread is inside a callback, so the host must move it to its main queue. */
+static void insert_on_another_thread(const kbx_host_api *host, const char *text) {
+    thread_call call = {*host, text};
+    pthread_t thread;
+    pthread_create(&thread, NULL, insert_from_thread, &call);
+    pthread_join(thread, NULL);
+}
+
+static void timer_fired(uint64_t timer) {
+    fixture_counters.timers_fired++;
+    if (timer == 99 || live_instance == NULL) {
+        fixture_counters.timers_fired_after_destroy++;
+        return;
+    }
+    live_instance->host.insert_text(live_instance->host.host, "!", 1);
+}
+#endif
 
 static kbx_instance *create_instance(const kbx_extension_descriptor *d, const kbx_host_api *host,
                                      const char *settings, size_t settings_length) {
@@ -24,10 +73,22 @@ static kbx_instance *create_instance(const kbx_extension_descriptor *d, const kb
 #endif
     instance_t *instance = calloc(1, sizeof *instance);
     instance->host = *host;
+#ifdef FIXTURE_CONTRACT
+    live_instance = instance;
+#endif
     return instance;
 }
 
-static void destroy_instance(kbx_instance *instance) { free(instance); }
+static void destroy_instance(kbx_instance *instance) {
+#ifdef FIXTURE_CONTRACT
+    /* Section 9: both are dropped. */
+    insert_on_another_thread(&instance->host, "late");
+    instance->host.schedule_timer(instance->host.host, 99, 1, timer_fired);
+    live_instance = NULL;
+    fixture_counters.destroyed++;
+#endif
+    free(instance);
+}
 
 #ifdef FIXTURE_CONFIGURATION
 __attribute__((unused)) static const char configuration[] = FIXTURE_CONFIGURATION;
@@ -56,7 +117,24 @@ static kbx_status create_configuration(kbx_instance *instance, kbx_configuration
 
 static void lifecycle(kbx_instance *instance, kbx_lifecycle_event event) { (void)instance; (void)event; }
 static void text_input(kbx_instance *instance, kbx_text_event event) { (void)instance; (void)event; }
-static void update_snapshot(kbx_instance *instance, const kbx_text_snapshot *snapshot) { (void)instance; (void)snapshot; }
+static void update_snapshot(kbx_instance *instance, const kbx_text_snapshot *snapshot) {
+#ifdef FIXTURE_CONTRACT
+    /* The walk: one step per snapshot, until the window after the caret is empty. */
+    if (instance->walking == 0) return;
+    fixture_counters.walk_steps++;
+    instance->steps++;
+    if (snapshot->context_after.length == 0) {
+        static const char answer[] = "{\"roundTrips\":1}";
+        uint64_t request = instance->walking;
+        instance->walking = 0;
+        instance->host.command_finished(instance->host.host, request, KBX_STATUS_OK, answer, strlen(answer));
+        return;
+    }
+    instance->host.adjust_text_position(instance->host.host, 1);
+#else
+    (void)instance; (void)snapshot;
+#endif
+}
 
 __attribute__((unused)) static kbx_status key_event(kbx_instance *instance, const kbx_key_event *event) {
     static const char *outputs[] = {"a", "b", "\xCC\x81"};
@@ -64,6 +142,13 @@ __attribute__((unused)) static kbx_status key_event(kbx_instance *instance, cons
 #ifdef FIXTURE_PUSHES_BAD_LAYOUT
     static const char bad[] = "{\"subKeyboards\":[]}";
     instance->host.set_layout(instance->host.host, bad, strlen(bad));
+#endif
+#ifdef FIXTURE_CONTRACT
+    if (event->column == 0) {
+        insert_on_another_thread(&instance->host, "t");
+        return KBX_STATUS_OK;
+    }
+    if (event->column == 1) instance->host.schedule_timer(instance->host.host, 7, 500000000u, timer_fired);
 #endif
     if (event->column == 3) {
         instance->host.delete_backward(instance->host.host);
@@ -75,9 +160,24 @@ __attribute__((unused)) static kbx_status key_event(kbx_instance *instance, cons
 }
 
 static void host_command(kbx_instance *instance, kbx_host_command command, uint64_t request) {
+#if defined(FIXTURE_SILENT)
+    (void)instance; (void)command; (void)request;  /* never answers */
+    return;
+#elif defined(FIXTURE_CONTRACT)
+    if (command == KBX_COMMAND_READ_FULL_DOCUMENT) {
+        instance->walking = request;
+        instance->host.adjust_text_position(instance->host.host, 1);
+        return;
+    }
+#endif
     (void)command;
     static const char answer[] = "{\"error\":\"unsupported\"}";
     instance->host.command_finished(instance->host.host, request, KBX_STATUS_FAILED, answer, strlen(answer));
+}
+
+static void cancel_command(kbx_instance *instance, uint64_t request) {
+    if (instance->walking == request) instance->walking = 0;
+    fixture_counters.cancelled_commands++;
 }
 
 #ifndef FIXTURE_ABI_VERSION
@@ -112,6 +212,7 @@ __attribute__((unused)) static const kbx_extension_descriptor descriptor = {
     .update_snapshot = update_snapshot,
     .key_event = KEY_EVENT,
     .host_command = host_command,
+    .cancel_command = cancel_command,
 };
 
 #if defined(FIXTURE_NO_ENTRY)
