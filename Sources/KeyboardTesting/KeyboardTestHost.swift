@@ -88,8 +88,14 @@ public final class KeyboardTestHost {
     }
 
     /// A host freed with work left undone says what it was (``pendingWork``), as an issue of the test
-    /// that made it.
-    isolated deinit {
+    /// that made it. Not an isolated deinit: that would run without the test's task-local context,
+    /// where no issue can be recorded; a test host is released on the main actor, where this checks.
+    deinit {
+        guard MainQueue.isCurrent else { return }
+        MainActor.assumeIsolated { reportWorkLeftUndone() }
+    }
+
+    private func reportWorkLeftUndone() {
         let pending = pendingWork
         guard !pending.isEmpty else { return }
         let message = "KeyboardTestHost freed with work left undone (settle(), advance(by:) or hide() first): "

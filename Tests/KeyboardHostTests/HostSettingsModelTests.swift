@@ -36,6 +36,21 @@ struct HostSettingsModelTests {
         }
     }
 
+    @Test func aKeyWithALineBreakOrAnEscapeIsShownEscapedOnOneLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-escape-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("kbhost.json")
+        try Data(#"{"exte\nsions\u001b[2J": []}"#.utf8).write(to: config)
+        #expect(throws: HostConfigurationError.self) { try HostConfiguration.read(config.path) }
+        do {
+            _ = try HostConfiguration.read(config.path)
+        } catch {
+            #expect(error.description.hasSuffix(#": exte\nsions\u{1B}[2J: unknown key (expected trustedIssuers, allowUnlicensed, extensions, bundles)"#))
+            #expect(!error.description.contains("\n") && !error.description.contains("\u{1B}"))
+        }
+    }
+
     @Test func flagsLieOverTheFilesSettings() {
         let file = HostSettings(
             license: LicenseConfiguration(licenseKey: "file", licenseSecret: "s"), layout: .numericPad,

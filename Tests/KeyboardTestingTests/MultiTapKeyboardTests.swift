@@ -121,6 +121,18 @@ struct MultiTapKeyboardTests {
         try host.assertQuiet()
     }
 
+    @Test func aHostFreedWithALetterUncommittedRecordsAnIssue() async throws {
+        // As swift-nio's embedded loop refuses to be freed with scheduled work.
+        await withKnownIssue {
+            let host = try? KeyboardTestHost(MultiTapKeyboard.self)
+            try? host?.show()
+            try? await host?.type("7")
+            #expect(host?.document == "p")
+        } matching: { issue in
+            issue.comments.contains { $0.rawValue.contains("work left undone") && $0.rawValue.contains("due at 0.8 seconds") }
+        }
+    }
+
     @Test func aLongSentenceWalkRunsToItsEndInOneSettle() async throws {
         // 8,000 sentences under the sentence policy: one window each, at least 8,000 round trips.
         let document = String(repeating: "Go. ", count: 8_000)

@@ -1,4 +1,3 @@
-import Dispatch
 import KeyboardExtensionABI
 
 /// Reads the host's clock (the ABI's `now`, revision 2) from any thread. A host of revision 1, or no
@@ -22,26 +21,4 @@ final class HostClockReader: Sendable {
     }
 
     private static let epoch = ContinuousClock.now
-}
-
-/// Whether the caller runs on the main dispatch queue (where the host calls the extension and the
-/// main actor runs). On Linux the main queue is drained by a worker thread once the process is in
-/// `dispatchMain()`, so `Thread.isMainThread` cannot tell; a queue-specific key can.
-enum MainQueue {
-    private static let key: DispatchSpecificKey<UInt8> = {
-        let key = DispatchSpecificKey<UInt8>()
-        DispatchQueue.main.setSpecific(key: key, value: 1)
-        return key
-    }()
-
-    static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) != nil }
-
-    /// Runs `body` on the main actor: now if this is the main queue, else as soon as the main queue can.
-    static func run(_ body: @escaping @MainActor @Sendable () -> Void) {
-        if isCurrent {
-            MainActor.assumeIsolated(body)
-        } else {
-            DispatchQueue.main.async { MainActor.assumeIsolated(body) }
-        }
-    }
 }

@@ -66,8 +66,15 @@ enum HostExecutors {
         private let platform = PlatformExecutorFactory.mainExecutor
 
         func enqueue(_ job: consuming ExecutorJob) {
-            guard let work = ExtensionWork.current else { return platform.enqueue(job) }
-            HostExecutors.runOnMain(UnownedJob(job), for: work)
+            let job = UnownedJob(job)
+            guard let work = ExtensionWork.current else {
+                // Run as this executor, not Swift's: a job must find the main actor's executor current,
+                // or every hop to the main actor (and every isolated deinit) would be a switch.
+                let executor = asUnownedSerialExecutor()
+                DispatchQueue.main.async { job.runSynchronously(on: executor) }
+                return
+            }
+            HostExecutors.runOnMain(job, for: work)
         }
 
         func run() throws { try platform.run() }

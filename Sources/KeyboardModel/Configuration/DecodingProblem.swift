@@ -4,9 +4,17 @@ public struct DecodingProblem: CustomStringConvertible, Sendable {
     public let description: String
 
     public init(_ error: any Error) {
+        // A key or value from the file may hold a line break or a terminal escape: shown escaped, so
+        // the problem stays one line and cannot drive the terminal.
+        description = Self.describe(error).unicodeScalars.map { scalar in
+            scalar.properties.generalCategory == .control ? scalar.escaped(asASCII: true) : String(scalar)
+        }.joined()
+    }
+
+    private static func describe(_ error: any Error) -> String {
+        let description: String
         guard let error = error as? DecodingError else {
-            description = "\(error)"
-            return
+            return "\(error)"
         }
         func path(_ codingPath: [any CodingKey]) -> String {
             let text = codingPath.reduce(into: "") { text, key in
@@ -27,6 +35,7 @@ public struct DecodingProblem: CustomStringConvertible, Sendable {
         @unknown default:
             description = "\(error)"
         }
+        return description
     }
 
     private static func name(of type: Any.Type) -> String {
