@@ -36,9 +36,9 @@ enum FullDocumentRun {
         try! host.show()
         let keyboard = host.controller!
         benchmark.startMeasurement()
-        let walk = Task { @MainActor in try await keyboard.readFullDocumentContext() }
+        let walk = host.startTask { try? await keyboard.readFullDocumentContext() }
         await host.settle()
-        let context = try! await walk.value
+        let context = (await walk.value)!
         benchmark.stopMeasurement()
         precondition(context.fullDocumentContextBeforeInput.count + context.fullDocumentContextAfterInput.count == text.count)
         return context.roundTrips
@@ -49,9 +49,9 @@ enum FullDocumentRun {
         try! host.show()
         let keyboard = host.controller!
         benchmark.startMeasurement()
-        let walk = Task { @MainActor in try await keyboard.deleteFullDocumentContext() }
+        let walk = host.startTask { try? await keyboard.deleteFullDocumentContext() }
         await host.settle()
-        let deletion = try! await walk.value
+        let deletion = (await walk.value)!
         benchmark.stopMeasurement()
         precondition(host.document.isEmpty)
         return deletion.roundTrips

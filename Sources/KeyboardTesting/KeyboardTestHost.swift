@@ -48,8 +48,10 @@ public final class KeyboardTestHost {
         _ controller: KeyboardViewController.Type, id: String? = nil, name: String? = nil,
         document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
-        settings: HostSettings = .none, sourceLocation: SourceLocation = #_sourceLocation
+        settings: HostSettings = .none,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
+        let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let typeName = String(describing: controller)
         let identifier = id ?? "test.inprocess." + typeName.filter { $0.isLetter || $0.isNumber }
         let descriptor = controller.export(id: identifier, name: name ?? typeName, version: "0.0.0")
@@ -62,8 +64,10 @@ public final class KeyboardTestHost {
     public convenience init(
         extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
-        settings: HostSettings = .none, sourceLocation: SourceLocation = #_sourceLocation
+        settings: HostSettings = .none,
+        fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
+        let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         self.init(try ExtensionLoader.load(path: path), inProcess: false, document: document, cursor: cursor,
                   policy: policy, latency: latency, traits: traits, licensing: licensing, settings: settings,
                   sourceLocation: sourceLocation)
