@@ -1,21 +1,23 @@
 import Foundation
 
 /// A program running in a real pseudo-terminal under tmux, for end-to-end tests: type into it, read
-/// its screen. Each test process uses its own tmux server, so tests never touch a user's sessions.
+/// its screen. Each terminal has a tmux server of its own, so tests never touch a user's sessions, and
+/// tests running in parallel never race to start (or outlive) a shared server.
 public final class Tmux: @unchecked Sendable {
     public let name: String
-    private static let socket = "kbhost-tests-\(ProcessInfo.processInfo.processIdentifier)"
+    private let socket: String
 
     /// Starts `command` (run by the shell) in a `width` × `height` terminal. When it ends, the pane
     /// shows `EXIT=<status>`.
     public init(_ command: String, width: Int = 100, height: Int = 30) throws {
         name = "t\(UUID().uuidString.prefix(8))"
+        socket = "kbhost-tests-\(ProcessInfo.processInfo.processIdentifier)-\(name)"
         try tmux(["new-session", "-d", "-s", name, "-x", "\(width)", "-y", "\(height)",
                   "\(command); echo EXIT=$?; sleep 60"])
     }
 
     deinit {
-        _ = try? tmux(["kill-session", "-t", name])
+        _ = try? tmux(["kill-server"])
     }
 
     /// Types text literally.
@@ -64,7 +66,7 @@ public final class Tmux: @unchecked Sendable {
 
     @discardableResult
     private func tmux(_ arguments: [String]) throws -> String {
-        let result = try Command.run("/usr/bin/env", ["tmux", "-L", Self.socket] + arguments)
+        let result = try Command.run("/usr/bin/env", ["tmux", "-L", socket] + arguments)
         guard result.status == 0 else { throw Failure(arguments: arguments, output: result.standardError) }
         return result.standardOutput
     }
