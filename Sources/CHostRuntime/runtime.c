@@ -1,5 +1,11 @@
 #include "CHostRuntime.h"
 
+#include <dirent.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <sys/prctl.h>
+#include <unistd.h>
+
 static _Thread_local uint64_t current_work;
 
 uint64_t kbx_current_work(void) { return current_work; }
@@ -10,9 +16,36 @@ uint64_t kbx_swap_current_work(uint64_t work) {
     return previous;
 }
 
-// Swift's executors can be replaced only before the first task is made, so the host's are installed
-// by the dynamic loader, before `main` (and before an async `main`'s first task). Implemented in
-// Swift: KeyboardHost's HostExecutors.swift.
+// Implemented in Swift, in KeyboardHost: HostExecutors.swift and ExtensionWorker.swift.
 extern void kbx_install_host_executors(void);
+extern void kbx_run_extension_worker(void);
 
-__attribute__((constructor)) static void install_host_executors(void) { kbx_install_host_executors(); }
+// A child the host started to run an extension: it dies with its parent, and inherits no descriptor but
+// 0, 1, 2 and the wire (3).
+static void become_worker(const char *parent) {
+    prctl(PR_SET_PDEATHSIG, SIGKILL);
+    if (getppid() != (pid_t)atol(parent)) _exit(1);  // the parent died before the line above
+    DIR *fds = opendir("/proc/self/fd");
+    if (fds) {
+        int own = dirfd(fds);
+        struct dirent *entry;
+        while ((entry = readdir(fds)) != NULL) {
+            int fd = atoi(entry->d_name);
+            if (entry->d_name[0] >= '0' && entry->d_name[0] <= '9' && fd > 3 && fd != own) close(fd);
+        }
+        closedir(fds);
+    }
+    unsetenv("KBHOST_EXTENSION_WORKER");
+}
+
+// Swift's executors can be replaced only before the first task is made, so the host's are installed
+// by the dynamic loader, before `main` (and before an async `main`'s first task). In a child the host
+// started (KBHOST_EXTENSION_WORKER set), the worker then runs instead of `main`, and never returns.
+__attribute__((constructor)) static void install_host_executors(void) {
+    kbx_install_host_executors();
+    const char *parent = getenv("KBHOST_EXTENSION_WORKER");
+    if (parent) {
+        become_worker(parent);
+        kbx_run_extension_worker();
+    }
+}

@@ -22,7 +22,16 @@ struct SamplesCommandTests {
             "run", try BuildProducts.sample("SecurePasscodeKeyboard"), "--data-dir", data.path,
             "--set", "options.shuffle=false", "--set", "options.scryptCost=10", "--type", keys,
         ])
-        return (result, try JSONDecoder().decode(Output.self, from: Data(result.standardOutput.utf8)))
+        guard let output = try? JSONDecoder().decode(Output.self, from: Data(result.standardOutput.utf8)) else {
+            throw NoJSON(status: result.status, standardError: result.standardError)
+        }
+        return (result, output)
+    }
+
+    struct NoJSON: Error, CustomStringConvertible {
+        let status: Int32
+        let standardError: String
+        var description: String { "kbhost printed no JSON (status \(status)): \(standardError)" }
     }
 
     @Test func thePasscodeKeyboardInBatchRuns() throws {

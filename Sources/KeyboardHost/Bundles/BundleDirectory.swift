@@ -17,17 +17,21 @@ public enum BundleDirectory {
 
     /// The bundles in `directories`, in order, each folder's sorted by name, opened and checked. A
     /// missing folder holds none.
-    public static func scan(_ directories: [String]) -> [Entry] {
+    @MainActor
+    public static func scan(_ directories: [String], isolation: Isolation = .process) -> [Entry] {
         folders(in: directories).map { path in
-            Entry(path: path, bundle: Result { () throws(BundleError) in try ExtensionBundle.open(path) })
+            Entry(path: path, bundle: Result { () throws(BundleError) in try ExtensionBundle.open(path, isolation: isolation) })
         }
     }
 
     /// The bundle whose manifest says `identifier`, the first in `directories` order, opened and
     /// checked. Only manifests are read to find it: no other bundle's library is loaded.
-    public static func find(_ identifier: String, in directories: [String]) -> Result<ExtensionBundle, BundleError>? {
+    @MainActor
+    public static func find(
+        _ identifier: String, in directories: [String], isolation: Isolation = .process
+    ) -> Result<ExtensionBundle, BundleError>? {
         for path in folders(in: directories) where (try? ExtensionBundle.readManifest(path))?.identifier == identifier {
-            return Result { () throws(BundleError) in try ExtensionBundle.open(path) }
+            return Result { () throws(BundleError) in try ExtensionBundle.open(path, isolation: isolation) }
         }
         return nil
     }

@@ -16,20 +16,24 @@ public struct ExtensionBundle: Sendable {
     /// The folder name for a bundle of `identifier`.
     public static func folderName(for identifier: String) -> String { identifier + ".kbx" }
 
-    public static func open(_ path: String) throws(BundleError) -> ExtensionBundle {
+    /// Opens and checks the bundle at `path`, loading its library where `isolation` says (in a child
+    /// process, by default: nothing of a bundle runs in the host before the user has asked for it).
+    /// The library is the file in the bundle — not one a symlink leads out to — and what is loaded is
+    /// the very file whose SHA-256 was checked (``ExtensionLoader/load(path:sha256:)``).
+    @MainActor
+    public static func open(_ path: String, isolation: Isolation = .process) throws(BundleError) -> ExtensionBundle {
         let manifest = try readManifest(path)
         let library = path + "/" + manifest.library
-        let digest: String
-        switch FileContents.read(library) {
-        case .failure(let problem): throw BundleError(path: path, problem: "\(manifest.library): \(problem)")
-        case .success(let data): digest = SHA256Hex.of(data)
-        }
-        guard digest == manifest.sha256 else {
-            throw BundleError(path: path, problem: "\(manifest.library) has SHA-256 \(digest), but the manifest says \(manifest.sha256): it changed after it was bundled")
+        if let outside = escapingTarget(library, bundle: path) {
+            throw BundleError(path: path, problem: "\(manifest.library) leads out of the bundle (to \(outside)): a bundle's library must be inside it")
         }
         let loaded: LoadedExtension
         do {
-            loaded = try ExtensionLoader.load(path: library)
+            loaded = try ExtensionLoader.load(path: library, sha256: manifest.sha256, isolation: isolation)
+        } catch .changed(_, let found, _) {
+            throw BundleError(path: path, problem: "\(manifest.library) has SHA-256 \(found), but the manifest says \(manifest.sha256): it changed after it was bundled")
+        } catch .fileNotFound {
+            throw BundleError(path: path, problem: "\(manifest.library): no such file")
         } catch {
             throw BundleError(path: path, problem: error.description)
         }
@@ -49,6 +53,16 @@ public struct ExtensionBundle: Sendable {
             throw BundleError(path: path, problem: error.description)
         }
         return ExtensionBundle(path: path, manifest: manifest, loaded: loaded, settings: settings)
+    }
+
+    /// Where `library` really is, if that is outside the bundle's folder (a symlink leading out).
+    private static func escapingTarget(_ library: String, bundle: String) -> String? {
+        guard let real = realpath(library, nil) else { return nil }  // missing: the loader says so
+        defer { free(real) }
+        guard let folder = realpath(bundle, nil) else { return nil }
+        defer { free(folder) }
+        let target = String(cString: real), inside = String(cString: folder) + "/"
+        return target.hasPrefix(inside) ? nil : target
     }
 
     /// The bundle's manifest, strictly read; nothing else is opened.

@@ -8,3 +8,16 @@ public enum SHA256Hex {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
 }
+
+/// SHA-256 of data that comes in pieces (a library read from its descriptor), as lower-case hex.
+struct SHA256Stream {
+    private var hasher = SHA256()
+
+    mutating func update(_ bytes: some DataProtocol) {
+        hasher.update(data: bytes)
+    }
+
+    consuming func finish() -> String {
+        hasher.finalize().map { String(format: "%02x", $0) }.joined()
+    }
+}

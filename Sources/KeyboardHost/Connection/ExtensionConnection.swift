@@ -3,19 +3,22 @@ import KeyboardExtensionABI
 import KeyboardModel
 
 /// The session's line to one extension: the calls of the C descriptor (KeyboardExtensionABI.h), in
-/// Swift. One implementation calls the descriptor in this process (``InProcessConnection``); the
-/// extension answers through the host API, which reaches the session as the same calls whatever
-/// carries them.
+/// Swift, and the extension's calls back (``ExtensionCall``) to its ``delegate``. Two transports, one
+/// behaviour: ``InProcessConnection`` calls the descriptor in this process; ``ProcessConnection`` has a
+/// child process call it and carries the same calls as messages (`Isolation/`).
 ///
 /// A connection holds at most one instance at a time: ``createInstance(settingsJSON:)`` makes it,
-/// ``destroyInstance()`` ends it, and every other call goes to it.
+/// ``destroyInstance()`` ends it, and every other call goes to it. The connection owns the instance's
+/// timers (schedule_timer), on the scheduler it was made with.
 @MainActor
 protocol ExtensionConnection: AnyObject {
-    /// The extension's work in this process, counted for a host on virtual time; `nil` otherwise.
+    /// Who hears the extension's calls and faults: the session.
+    var delegate: (any ExtensionConnectionDelegate)? { get set }
+    /// The extension's work, as a host on virtual time counts it (``ExtensionWork``); `nil` on real time.
     var work: ExtensionWork? { get }
     /// Makes a fresh instance with the host's settings; `false` if the extension made none (it said
-    /// why with report_error first). Calls from the instance go to `session`.
-    func createInstance(settingsJSON: String, session: KeyboardSession) -> Bool
+    /// why with report_error first).
+    func createInstance(settingsJSON: String) -> Bool
     /// Asks for the configuration: the status, and the JSON it passed to the sink (the last, if several).
     func createConfiguration() -> (status: kbx_status, json: [UInt8])
     func lifecycle(_ event: kbx_lifecycle_event)
@@ -25,14 +28,21 @@ protocol ExtensionConnection: AnyObject {
     func hostCommand(_ command: HostCommand, request: UInt64)
     /// Asks the instance to stop a command the host gave up on (a no-op for an extension of revision 1).
     func cancelCommand(request: UInt64)
-    /// Runs the instance's timer `timer` (schedule_timer, schedule_repeating_timer) now.
-    func fireTimer(_ timer: UInt64, repeats: Bool)
-    /// Ends the instance: from now on its calls are dropped (header section 9).
+    /// Ends the instance and its timers: from now on its calls are dropped (header section 9).
     func destroyInstance()
 }
 
+/// What a connection tells its session.
+@MainActor
+protocol ExtensionConnectionDelegate: AnyObject {
+    /// The extension called the host.
+    func extensionCalled(_ call: ExtensionCall)
+    /// The extension failed in a way that ends it (isolation): its instance is gone.
+    func extensionFailed(_ fault: ExtensionFault)
+}
+
 /// A snapshot of the text field as an extension may see it (kbx_text_snapshot, in Swift).
-struct Snapshot {
+struct Snapshot: Hashable {
     var sequence: UInt64
     var contextBefore: String
     var contextAfter: String

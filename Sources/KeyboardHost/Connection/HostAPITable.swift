@@ -68,64 +68,64 @@ enum HostAPITable {
             host: host,
             insert_text: { host, bytes, length in
                 let text = borrowedString(bytes, length)  // copied now: the bytes are borrowed
-                HostAPITable.deliver(host) { $0.post(.insertText(text)) }
+                HostAPITable.deliver(host) { $0.received(.post(.insertText(text))) }
             },
             delete_backward: { host in
-                HostAPITable.deliver(host) { $0.post(.deleteBackward) }
+                HostAPITable.deliver(host) { $0.received(.post(.deleteBackward)) }
             },
             adjust_text_position: { host, offset in
                 let offset = Int(clamping: offset)
-                HostAPITable.deliver(host) { $0.post(.adjustTextPosition(byCharacterOffset: offset)) }
+                HostAPITable.deliver(host) { $0.received(.post(.adjustTextPosition(byCharacterOffset: offset))) }
             },
             advance_to_next_input_mode: { host in
-                HostAPITable.deliver(host) { $0.request(.advanceToNextInputMode) }
+                HostAPITable.deliver(host) { $0.received(.request(.advanceToNextInputMode)) }
             },
             dismiss_keyboard: { host in
-                HostAPITable.deliver(host) { $0.request(.dismissKeyboard) }
+                HostAPITable.deliver(host) { $0.received(.request(.dismissKeyboard)) }
             },
             report_error: { host, bytes, length in
                 let message = borrowedString(bytes, length)
-                HostAPITable.deliver(host) { $0.extensionReported(message) }
+                HostAPITable.deliver(host) { $0.received(.reportError(message)) }
             },
             set_marked_text: { host, bytes, length, location, selectedLength in
                 let text = borrowedString(bytes, length)
                 let range = HostAPITable.range(location, selectedLength)
-                HostAPITable.deliver(host) { $0.post(.setMarkedText(text, selectedRange: range)) }
+                HostAPITable.deliver(host) { $0.received(.post(.setMarkedText(text, selectedRange: range))) }
             },
             unmark_text: { host in
-                HostAPITable.deliver(host) { $0.post(.unmarkText) }
+                HostAPITable.deliver(host) { $0.received(.post(.unmarkText)) }
             },
             set_selected_range: { host, location, length, snapshot in
                 let range = HostAPITable.range(location, length)
-                HostAPITable.deliver(host) { $0.post(.setSelectedRange(range, ifSnapshot: snapshot)) }
+                HostAPITable.deliver(host) { $0.received(.post(.setSelectedRange(range, ifSnapshot: snapshot))) }
             },
             delete_range: { host, location, length, snapshot in
                 let range = HostAPITable.range(location, length)
-                HostAPITable.deliver(host) { $0.post(.deleteRange(range, ifSnapshot: snapshot)) }
+                HostAPITable.deliver(host) { $0.received(.post(.deleteRange(range, ifSnapshot: snapshot))) }
             },
             command_finished: { host, request, status, bytes, length in
                 let json = borrowedString(bytes, length)
-                HostAPITable.deliver(host) { $0.commandFinished(request, status: status, json: json) }
+                HostAPITable.deliver(host) { $0.received(.commandFinished(request: request, succeeded: Int(status) == KBX_STATUS_OK, json: json)) }
             },
             set_keyboard_state: { host, subKeyboard, shift in
                 let state = KeyboardState(subKeyboard: Int(subKeyboard), shift: ShiftState(rawValue: shift) ?? .off)
-                HostAPITable.deliver(host) { $0.keyboardStateChanged(state) }
+                HostAPITable.deliver(host) { $0.received(.setKeyboardState(state)) }
             },
             set_layout: { host, bytes, length in
                 let json = borrowedString(bytes, length)
-                HostAPITable.deliver(host) { $0.layoutChanged(json: json) }
+                HostAPITable.deliver(host) { $0.received(.setLayout(json: json)) }
             },
             report_event: { host, bytes, length in
                 let json = borrowedString(bytes, length)
-                HostAPITable.deliver(host) { $0.eventReported(json: json) }
+                HostAPITable.deliver(host) { $0.received(.reportEvent(json: json)) }
             },
             schedule_timer: { host, timer, delay, fire in
                 guard let fire else { return }
                 let duration = Duration.nanoseconds(Int64(clamping: min(delay, UInt64(Int64.max))))
-                HostAPITable.deliver(host, to: { $0 }) { $0.scheduleTimer(timer, after: duration, every: nil, fire: fire) }
+                HostAPITable.deliver(host) { $0.scheduleTimer(timer, after: duration, every: nil, fire: fire) }
             },
             cancel_timer: { host, timer in
-                HostAPITable.deliver(host, to: { $0 }) { $0.cancelTimer(timer) }
+                HostAPITable.deliver(host) { $0.cancelTimer(timer) }
             },
             now: { host in
                 let key = UInt(bitPattern: host)
@@ -136,7 +136,7 @@ enum HostAPITable {
                 guard let fire else { return }
                 let duration = Duration.nanoseconds(Int64(clamping: min(delay, UInt64(Int64.max))))
                 let every = max(Duration.nanoseconds(Int64(clamping: min(interval, UInt64(Int64.max)))), .milliseconds(1))
-                HostAPITable.deliver(host, to: { $0 }) { $0.scheduleTimer(timer, after: duration, every: every, fire: fire) }
+                HostAPITable.deliver(host) { $0.scheduleTimer(timer, after: duration, every: every, fire: fire) }
             }
         )
     }
@@ -148,25 +148,14 @@ enum HostAPITable {
         return start..<(start + Int(min(max(length, 0), Int64(UInt32.max))))
     }
 
-    /// Runs `body` with the session of the connection `host` names, on the main actor.
-    private static func deliver(_ host: OpaquePointer?, _ body: @escaping @MainActor (KeyboardSession) -> Void) {
-        deliver(host, to: { $0.session }, body)
-    }
-
-    /// Runs `body` with what `target` picks from the connection `host` names, on the main queue, with
-    /// the thread unmarked (the host's own work, not the extension's). A call from another thread is
-    /// moved to the main queue, counted as the extension's work until it is delivered. A call whose
-    /// instance is gone, or whose target is, is dropped.
-    private static func deliver<Target>(
-        _ host: OpaquePointer?, to target: @escaping @MainActor (InProcessConnection) -> Target?,
-        _ body: @escaping @MainActor (Target) -> Void
-    ) {
+    /// Runs `body` with the connection `host` names, on the main queue, with the thread unmarked (the
+    /// host's own work, not the extension's). A call from another thread is moved to the main queue,
+    /// counted as the extension's work until it is delivered. A call whose instance is gone is dropped.
+    private static func deliver(_ host: OpaquePointer?, _ body: @escaping @MainActor (InProcessConnection) -> Void) {
         let key = UInt(bitPattern: host)
         let run: @MainActor () -> Void = {
-            guard let connection = state.withLock({ $0.entries[key]?.connection.connection }),
-                  let target = target(connection)
-            else { return }
-            ExtensionWork.unattributed { body(target) }
+            guard let connection = state.withLock({ $0.entries[key]?.connection.connection }) else { return }
+            ExtensionWork.unattributed { body(connection) }
         }
         if MainQueue.isCurrent {
             MainActor.assumeIsolated(run)

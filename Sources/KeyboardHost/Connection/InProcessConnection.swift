@@ -3,20 +3,21 @@ import KeyboardModel
 
 /// An ``ExtensionConnection`` to an extension loaded into this process: each call is a call of its C
 /// descriptor, made with the thread marked as the extension's work (``ExtensionWork``), so what the
-/// extension starts during it is counted for a host on virtual time.
+/// extension starts during it is counted for a host on virtual time. Its timers run on `scheduler`:
+/// the host's, or in a child process the host's reached over the wire (``ExtensionWorker``).
 @MainActor
 final class InProcessConnection: ExtensionConnection {
     let loaded: LoadedExtension
     let work: ExtensionWork?
-    /// The session the current instance's calls go to.
-    private(set) weak var session: KeyboardSession?
+    weak var delegate: (any ExtensionConnectionDelegate)?
+    private let scheduler: any HostScheduler
     private let clock: @Sendable () -> Duration
+    /// The current instance's pending timers, by its numbers for them: how to cancel each.
+    private var timers: [UInt64: @MainActor () -> Void] = [:]
     private var current: Instance?
     /// The current instance's key in the host API table, from create_instance on: calls with it reach
     /// the session until the instance is destroyed.
     private var liveKey: UInt?
-    /// The fire functions of the current instance's pending timers, by its numbers for them.
-    private var timerFires: [UInt64: @convention(c) (UInt64) -> Void] = [:]
 
     private struct Instance {
         let handle: OpaquePointer
@@ -25,7 +26,9 @@ final class InProcessConnection: ExtensionConnection {
     }
 
     init(_ loaded: LoadedExtension, scheduler: any HostScheduler) {
+        precondition(loaded.isInProcess, "an extension loaded in a child process runs through a ProcessConnection")
         self.loaded = loaded
+        self.scheduler = scheduler
         work = scheduler.makeExtensionWork()
         clock = { [weak scheduler] in scheduler?.now ?? .zero }
     }
@@ -34,7 +37,7 @@ final class InProcessConnection: ExtensionConnection {
     /// controller when the extension runs on its own copy of the SDK.
     var instanceHandle: OpaquePointer? { current?.handle }
 
-    private var callbacks: kbx_extension_descriptor { loaded.callbacks.pointee }
+    private var callbacks: kbx_extension_descriptor { loaded.callbacks!.pointee }
 
     /// Calls into the extension with the thread marked as its work.
     private func call<T>(_ body: () -> T) -> T {
@@ -44,17 +47,16 @@ final class InProcessConnection: ExtensionConnection {
 
     // MARK: ExtensionConnection
 
-    func createInstance(settingsJSON: String, session: KeyboardSession) -> Bool {
+    func createInstance(settingsJSON: String) -> Bool {
         precondition(current == nil, "one instance at a time")
-        self.session = session
         let (key, api) = HostAPITable.register(self, work: work, clock: clock)
         liveKey = key
         let created = withBorrowedString(settingsJSON) { settings in
-            call { callbacks.create_instance(loaded.descriptor, api, settings.bytes, settings.length) }
+            call { callbacks.create_instance(loaded.descriptor!, api, settings.bytes, settings.length) }
         }
         guard let handle = created else {
             liveKey = nil
-            timerFires.removeAll()
+            cancelTimers()
             HostAPITable.retire(key, api: api)
             return false
         }
@@ -137,31 +139,43 @@ final class InProcessConnection: ExtensionConnection {
     }
 
     /// Runs a timer's fire function; a one-shot timer's is forgotten first, a repeating one's kept.
-    func fireTimer(_ timer: UInt64, repeats: Bool) {
-        guard current != nil, let fire = repeats ? timerFires[timer] : timerFires.removeValue(forKey: timer) else { return }
-        call { fire(timer) }
-    }
-
     func destroyInstance() {
         guard let current else { return }
         // Its key goes first, so that what it calls while being destroyed, and after, is dropped.
         self.current = nil
         liveKey = nil
-        timerFires.removeAll()
         HostAPITable.retire(current.key, api: current.api)
         call { callbacks.destroy_instance(current.handle) }
+        cancelTimers()  // also any it set while being destroyed (dropped: its key is gone)
     }
 
     // MARK: From the extension (HostAPITable)
 
+    /// A call the extension made: to the session.
+    func received(_ call: ExtensionCall) {
+        delegate?.extensionCalled(call)
+    }
+
+    /// An extension's timer (schedule_timer), on the scheduler: fired when due, and with an `interval`
+    /// every interval after that (set again before it fires, so the extension may cancel it as it
+    /// fires). A number that is pending is replaced.
     func scheduleTimer(_ timer: UInt64, after delay: Duration, every interval: Duration?, fire: @escaping @convention(c) (UInt64) -> Void) {
         guard liveKey != nil else { return }
-        timerFires[timer] = fire
-        session?.scheduleExtensionTimer(timer, after: delay, every: interval)
+        timers.removeValue(forKey: timer)?()
+        let label = interval.map { "\(loaded.name) timer \(timer) (every \($0))" } ?? "\(loaded.name) timer \(timer)"
+        timers[timer] = scheduler.scheduleTimer(after: delay, label: label, repeats: interval != nil) { [weak self] in
+            guard let self, current != nil, timers.removeValue(forKey: timer) != nil else { return }
+            if let interval { scheduleTimer(timer, after: interval, every: interval, fire: fire) }
+            call { fire(timer) }
+        }
     }
 
     func cancelTimer(_ timer: UInt64) {
-        timerFires[timer] = nil
-        session?.cancelExtensionTimer(timer)
+        timers.removeValue(forKey: timer)?()
+    }
+
+    private func cancelTimers() {
+        for cancel in timers.values { cancel() }
+        timers.removeAll()
     }
 }

@@ -21,25 +21,53 @@ public enum ExtensionLoader {
     /// The symbol every extension exports.
     public static let entrySymbol = KBX_ENTRY_SYMBOL
 
-    /// Loads the extension at `path` (absolute or relative to the working directory).
-    public static func load(path: String) throws(LoadError) -> LoadedExtension {
-        let absolute = absolutePath(path)
-        try checkFile(absolute, shownAs: path)
+    /// Loads the extension at `path` (absolute or relative to the working directory) where `isolation`
+    /// says: into this process, or in a child process that loads and checks it and says who it is
+    /// (nothing of it then runs here). With `sha256`, the library must have that digest.
+    @MainActor
+    public static func load(path: String, sha256: String? = nil, isolation: Isolation) throws(LoadError) -> LoadedExtension {
+        switch isolation {
+        case .inProcess: try load(path: path, sha256: sha256)
+        case .process: try ProcessConnection.probe(path: path, absolute: absolutePath(path), sha256: sha256)
+        }
+    }
 
-        // dlopen searches the library path for a name without a slash; `absolute` always has one.
-        guard let handle = dlopen(absolute, RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
+    /// Loads the extension at `path` into this process.
+    ///
+    /// The file is opened once: the checks (an ELF shared object; its SHA-256, when `sha256` is given)
+    /// and the load are of that open file (dlopen of `/proc/self/fd/N`), so a library replaced on disk
+    /// between the check and the load is never what runs. The descriptor stays open, as the image
+    /// does: its number is never reused, so no later dlopen of the same `/proc/self/fd/N` name can be
+    /// mistaken for this image.
+    public static func load(path: String, sha256: String? = nil) throws(LoadError) -> LoadedExtension {
+        let absolute = absolutePath(path)
+        let fd = try openChecked(absolute, shownAs: path)
+        var keepOpen = false
+        defer { if !keepOpen { close(fd) } }
+        if let sha256 {
+            let found = try digest(of: fd, shownAs: path)
+            guard found == sha256 else { throw .changed(path: path, found: found, expected: sha256) }
+        }
+        guard let handle = dlopen("/proc/self/fd/\(fd)", RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE) else {
             throw .openFailed(path: path, reason: lastDynamicLinkerError())
         }
+        keepOpen = true
         guard let symbol = dlsym(handle, entrySymbol) else {
             throw .missingEntrySymbol(path: path, symbol: entrySymbol)
         }
         let entry = unsafeBitCast(symbol, to: kbx_entry_fn.self)
-        return try validate(descriptor: UnsafeRawPointer(entry()), source: path)
+        return try validate(descriptor: UnsafeRawPointer(entry()), source: path, library: absolute, sha256: sha256)
     }
 
     /// Checks a descriptor got without dlopen (an extension linked into this process, as the testing
     /// module hosts one), with the same rules as ``load(path:)``.
     public static func validate(descriptor raw: UnsafeRawPointer?, source: String) throws(LoadError) -> LoadedExtension {
+        try validate(descriptor: raw, source: source, library: nil, sha256: nil)
+    }
+
+    private static func validate(
+        descriptor raw: UnsafeRawPointer?, source: String, library: String?, sha256: String?
+    ) throws(LoadError) -> LoadedExtension {
         guard let raw else { throw .entryReturnedNull(path: source) }
         // Read only the common prefix until the size is known.
         let abiVersion = raw.load(as: UInt32.self)
@@ -96,37 +124,62 @@ public enum ExtensionLoader {
         callbacks.initialize(to: fields)
         return LoadedExtension(
             source: source, identifier: identifier, name: name, version: version, abiVersion: abiVersion,
-            descriptor: descriptor, callbacks: UnsafePointer(callbacks)
+            isolation: .inProcess, library: library, sha256: sha256, descriptor: descriptor, callbacks: UnsafePointer(callbacks)
         )
     }
 
-    private static func absolutePath(_ path: String) -> String {
+    static func absolutePath(_ path: String) -> String {
         if path.hasPrefix("/") { return path }
         guard let cwd = getcwd(nil, 0) else { return "./" + path }
         defer { free(cwd) }
         return String(cString: cwd) + "/" + path
     }
 
-    /// Tells a missing file, a directory and a file that is not an ELF shared object apart before
-    /// dlopen, whose messages for these are less clear.
-    private static func checkFile(_ absolute: String, shownAs path: String) throws(LoadError) {
-        var info = stat()
-        guard stat(absolute, &info) == 0 else { throw .fileNotFound(path: path) }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw .notASharedLibrary(path: path, reason: "it is a directory") }
-        guard let file = fopen(absolute, "rb") else {
+    /// Opens the file and tells a missing file, a directory and a file that is not an ELF shared object
+    /// apart before dlopen, whose messages for these are less clear. The checks are of the open file.
+    private static func openChecked(_ absolute: String, shownAs path: String) throws(LoadError) -> Int32 {
+        let fd = open(absolute, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw .fileNotFound(path: path) }
             throw .openFailed(path: path, reason: String(cString: strerror(errno)))
         }
-        defer { fclose(file) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else {
+            close(fd)
+            throw .openFailed(path: path, reason: String(cString: strerror(errno)))
+        }
+        if (info.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw .notASharedLibrary(path: path, reason: "it is a directory")
+        }
         // ELF header: magic at 0, e_type (2 bytes, little-endian on our targets) at 16.
         var header = [UInt8](repeating: 0, count: 18)
-        let count = fread(&header, 1, header.count, file)
+        let count = pread(fd, &header, header.count, 0)
         guard count == header.count, header[0...3] == [0x7F, 0x45, 0x4C, 0x46] else {
+            close(fd)
             throw .notASharedLibrary(path: path, reason: "not an ELF file")
         }
         let elfType = UInt16(header[16]) | UInt16(header[17]) << 8
         guard elfType == 3 /* ET_DYN */ else {
+            close(fd)
             let kind = elfType == 1 ? "a relocatable object (.o)" : elfType == 2 ? "an executable" : "ELF type \(elfType)"
             throw .notASharedLibrary(path: path, reason: "an ELF file, but \(kind)")
+        }
+        return fd
+    }
+
+    /// The SHA-256 of the open file, read from its start.
+    private static func digest(of fd: Int32, shownAs path: String) throws(LoadError) -> String {
+        var hasher = SHA256Stream()
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        var offset: off_t = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, offset) }
+            if count < 0, errno == EINTR { continue }
+            guard count >= 0 else { throw .openFailed(path: path, reason: String(cString: strerror(errno))) }
+            if count == 0 { return hasher.finish() }
+            hasher.update(chunk[0..<count])
+            offset += off_t(count)
         }
     }
 

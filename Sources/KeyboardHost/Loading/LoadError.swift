@@ -17,13 +17,17 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
     case descriptorTooSmall(path: String, size: UInt32, expected: UInt32)
     /// A field of the descriptor is missing or malformed.
     case invalidDescriptor(path: String, field: String, reason: String)
+    /// The library is not the one that was checked (its SHA-256 differs from the expected one).
+    case changed(path: String, found: String, expected: String)
+    /// The child process that was to load it (isolation) failed: why, in its words or the host's.
+    case failedInChild(path: String, reason: String)
 
     public var path: String {
         switch self {
         case .fileNotFound(let path), .notASharedLibrary(let path, _), .openFailed(let path, _),
              .missingEntrySymbol(let path, _), .entryReturnedNull(let path),
              .unsupportedABIVersion(let path, _, _), .descriptorTooSmall(let path, _, _),
-             .invalidDescriptor(let path, _, _):
+             .invalidDescriptor(let path, _, _), .changed(let path, _, _), .failedInChild(let path, _):
             path
         }
     }
@@ -32,7 +36,8 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
         "cannot load extension '\(path)': " + reason
     }
 
-    private var reason: String {
+    /// What was wrong, without the path.
+    public var reason: String {
         switch self {
         case .fileNotFound:
             "no such file"
@@ -51,6 +56,10 @@ public enum LoadError: Error, Equatable, Sendable, CustomStringConvertible {
             "its descriptor is \(size) bytes, smaller than the \(expected) bytes its ABI version requires"
         case .invalidDescriptor(_, let field, let reason):
             "its descriptor's \(field) \(reason)"
+        case .changed(_, let found, let expected):
+            "it has SHA-256 \(found), not the \(expected) it was checked with: it changed"
+        case .failedInChild(_, let reason):
+            reason
         }
     }
 }

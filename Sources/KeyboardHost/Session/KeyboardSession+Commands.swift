@@ -70,9 +70,9 @@ extension KeyboardSession {
         commands.sorted { $0.key < $1.key }.map(\.value.command)
     }
 
-    func commandFinished(_ request: UInt64, status: kbx_status, json: String) {
+    func commandFinished(_ request: UInt64, succeeded: Bool, json: String) {
         guard let pending = commands[request] else { return }  // unknown, or answered already
-        finish(request, CommandResult(command: pending.command, succeeded: Int(status) == KBX_STATUS_OK, json: json))
+        finish(request, CommandResult(command: pending.command, succeeded: succeeded, json: json))
     }
 
     func finishPendingCommands(error: String) {

@@ -15,14 +15,21 @@ extension KeyboardSession {
     /// Returns once the host has nothing left to do for this session. On virtual time that is exact
     /// and covers the extension's own work (``VirtualScheduler/settle()``): every edit posted, every
     /// task the keyboard started, until all that is left is timers still to come. On real time it is
-    /// every edit posted so far, and every edit those provoke, applied.
+    /// every edit posted so far, and every edit those provoke, applied — and an extension in a child
+    /// process done with the messages it was sent.
     public func settle() async {
         if let virtual = scheduler as? VirtualScheduler {
             await virtual.settle()
             return
         }
-        while drainScheduled {
-            await withCheckedContinuation { idleWaiters.append($0) }
+        while true {
+            if drainScheduled {
+                await withCheckedContinuation { idleWaiters.append($0) }
+            } else if let work = connection.work, !work.isIdle {
+                await work.idle()
+            } else {
+                return
+            }
         }
     }
 

@@ -21,7 +21,7 @@ import KeyboardModel
 /// under "From the extension". Posted edits: `KeyboardSession+Operations.swift`; the snapshot:
 /// `KeyboardSession+Snapshot.swift`; host commands: `KeyboardSession+Commands.swift`.
 @MainActor
-public final class KeyboardSession {
+public final class KeyboardSession: ExtensionConnectionDelegate {
     public let loadedExtension: LoadedExtension
     /// The field the extension edits.
     public internal(set) var textField: TextField
@@ -63,8 +63,10 @@ public final class KeyboardSession {
     /// The host's loop and clock.
     public let scheduler: any HostScheduler
 
-    let connection: InProcessConnection
+    let connection: any ExtensionConnection
     public private(set) var isShown = false
+    /// How the extension failed, if it did (isolation): it is then not shown; ``show()`` starts it anew.
+    public private(set) var fault: ExtensionFault?
     var pending: [TextOperation] = []
     var drainScheduled = false
     var idleWaiters: [CheckedContinuation<Void, Never>] = []
@@ -77,8 +79,6 @@ public final class KeyboardSession {
     var unclaimedResults: [UInt64: CommandResult] = [:]
     var resultWaiters: [UInt64: [CheckedContinuation<CommandResult, Never>]] = [:]
     var nextCommandRequest: UInt64 = 1
-    /// The current instance's pending timers (schedule_timer), by its numbers: cancelled when it goes.
-    var extensionTimers: [UInt64: @MainActor () -> Void] = [:]
 
     public init(
         extension loadedExtension: LoadedExtension, textField: TextField = TextField(),
@@ -90,7 +90,10 @@ public final class KeyboardSession {
         self.policy = policy
         self.licensing = licensing
         self.scheduler = scheduler
-        connection = InProcessConnection(loadedExtension, scheduler: scheduler)
+        connection = loadedExtension.isInProcess
+            ? InProcessConnection(loadedExtension, scheduler: scheduler)
+            : ProcessConnection(loadedExtension, scheduler: scheduler)
+        connection.delegate = self
     }
 
     isolated deinit {
@@ -101,7 +104,7 @@ public final class KeyboardSession {
 
     /// The extension's handle for its current instance: for the testing module, which can turn it back
     /// into the controller when the extension runs on its own copy of the SDK.
-    package var instanceHandle: OpaquePointer? { connection.instanceHandle }
+    package var instanceHandle: OpaquePointer? { (connection as? InProcessConnection)?.instanceHandle }
 
     /// The extension's work under way in this process, as a host on virtual time counts it.
     public var extensionWork: ExtensionWork? { connection.work }
@@ -116,7 +119,9 @@ public final class KeyboardSession {
         var latestError: String? { reportedErrors.count > errorsBefore ? reportedErrors.last : nil }
 
         let settingsJSON = (try? JSONEncoder().encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-        guard connection.createInstance(settingsJSON: settingsJSON, session: self) else {
+        fault = nil
+        guard connection.createInstance(settingsJSON: settingsJSON) else {
+            if let fault { throw .failed(fault) }
             throw .instanceNotCreated(extension: name, message: latestError)
         }
         operationsApplied = 0
@@ -128,6 +133,7 @@ public final class KeyboardSession {
             endInstance()
             throw error
         }
+        if let fault { throw .failed(fault) }
         isShown = true
         lifecycle(KBX_VIEW_DID_LOAD, .viewDidLoad)
         pushSnapshot()
@@ -149,17 +155,16 @@ public final class KeyboardSession {
         endInstance()
     }
 
-    /// Destroys the instance (from then on its calls are dropped), then cancels its timers — also any
-    /// it scheduled while going — and answers its commands.
+    /// Destroys the instance and its timers (from then on its calls are dropped), and answers its
+    /// commands.
     private func endInstance() {
         connection.destroyInstance()
-        for cancel in extensionTimers.values { cancel() }
-        extensionTimers.removeAll()
         finishPendingCommands(error: "hidden")
     }
 
     private func configure(latestError: () -> String?) throws(SessionError) -> KeyboardConfiguration {
         let (status, json) = connection.createConfiguration()
+        if let fault { throw .failed(fault) }
         switch Int(status) {
         case KBX_STATUS_OK: break
         case KBX_STATUS_NOT_CONFIGURED: throw .configurationNotOverridden(extension: name, message: latestError())
@@ -192,6 +197,7 @@ public final class KeyboardSession {
         onEvent?(.keyTapped(position))
         let errorsBefore = reportedErrors.count
         let status = connection.keyEvent(kbx_key_action(KBX_KEY_TAP), at: position)
+        if let fault { throw .failed(fault) }
         switch Int(status) {
         case KBX_STATUS_OK: return
         case KBX_STATUS_NO_SUCH_KEY: throw .noSuchKey(extension: name, position: position)
@@ -201,7 +207,34 @@ public final class KeyboardSession {
         }
     }
 
-    // MARK: From the extension, besides edits
+    // MARK: From the extension
+
+    /// A call the extension made, in order (``ExtensionConnectionDelegate``).
+    func extensionCalled(_ call: ExtensionCall) {
+        switch call {
+        case .post(let operation): post(operation)
+        case .request(let request): self.request(request)
+        case .reportError(let message): extensionReported(message)
+        case .commandFinished(let request, let succeeded, let json): commandFinished(request, succeeded: succeeded, json: json)
+        case .setKeyboardState(let state): keyboardStateChanged(state)
+        case .setLayout(let json): layoutChanged(json: json)
+        case .reportEvent(let json): eventReported(json: json)
+        }
+    }
+
+    /// The extension's process failed (isolation): its instance is gone. The field stays exactly as it
+    /// was — edits it posted and the host had not applied are dropped with it — its commands are
+    /// answered `extensionFailed`, and the fault is the session's last event.
+    func extensionFailed(_ fault: ExtensionFault) {
+        self.fault = fault
+        pending.removeAll()
+        if isShown {
+            isShown = false
+            configuration = nil
+        }
+        finishPendingCommands(error: "extensionFailed")
+        onEvent?(.fault(fault))
+    }
 
     func request(_ request: HostRequest) {
         onEvent?(.request(request))
@@ -236,23 +269,6 @@ public final class KeyboardSession {
         self.configuration = configuration
         if keyboardState.subKeyboard >= layout.subKeyboards.count { keyboardState = KeyboardState() }
         onEvent?(.layoutChanged)
-    }
-
-    /// An extension's timer (schedule_timer), on the host's clock: the connection fires it when due,
-    /// and, with an `interval`, every interval after that (set again before it fires, so the extension
-    /// may cancel it as it fires). A number that is pending is replaced.
-    func scheduleExtensionTimer(_ timer: UInt64, after delay: Duration, every interval: Duration?) {
-        extensionTimers.removeValue(forKey: timer)?()
-        let label = interval.map { "\(name) timer \(timer) (every \($0))" } ?? "\(name) timer \(timer)"
-        extensionTimers[timer] = scheduler.scheduleTimer(after: delay, label: label, repeats: interval != nil) { [weak self] in
-            guard let self, extensionTimers.removeValue(forKey: timer) != nil else { return }
-            if let interval { scheduleExtensionTimer(timer, after: interval, every: interval) }
-            connection.fireTimer(timer, repeats: interval != nil)
-        }
-    }
-
-    func cancelExtensionTimer(_ timer: UInt64) {
-        extensionTimers.removeValue(forKey: timer)?()
     }
 
     func eventReported(json: String) {

@@ -18,6 +18,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case notShown(extension: String)
     /// The host requires a license, and the extension's is missing or refused.
     case unlicensed(extension: String, problem: LicenseError)
+    /// The extension's process failed (isolation).
+    case failed(ExtensionFault)
 
     public var description: String {
         switch self {
@@ -38,6 +40,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(name) is not shown, so it cannot take key events"
         case .unlicensed(let name, let problem):
             "\(name) cannot be activated: \(problem)"
+        case .failed(let fault):
+            fault.description
         }
     }
 

@@ -28,6 +28,8 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
     case layoutChanged
     /// The extension reported something that happened in it (`report_event`).
     case extensionEvent(KeyboardEvent)
+    /// The extension's process failed (isolation): it is gone; the field is as it was.
+    case fault(ExtensionFault)
 
     public var description: String {
         switch self {
@@ -52,6 +54,7 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
         case .keyboardState(let state): "keyboard sub-keyboard \(state.subKeyboard), shift \(state.shift)"
         case .layoutChanged: "layout changed"
         case .extensionEvent(let event): "event \(event)"
+        case .fault(let fault): "fault \(fault)"
         }
     }
 }

@@ -67,9 +67,10 @@ struct ListCommand: AsyncParsableCommand {
         let problem: String?
     }
 
+    @MainActor
     func run() async throws {
         let setup = try host.setup()
-        let rows = BundleDirectory.scan(setup.bundleDirectories).map { entry -> Row in
+        let rows = BundleDirectory.scan(setup.bundleDirectories, isolation: setup.isolation).map { entry -> Row in
             switch entry.bundle {
             case .success(let bundle):
                 Row(path: entry.path, identifier: bundle.manifest.identifier, name: bundle.manifest.name,

@@ -55,6 +55,15 @@ struct HostOptions: ParsableArguments {
     ))
     var bundles: [String] = []
 
+    @Option(help: ArgumentHelp(
+        "Where extensions run: process (each in a child process of its own: a crash, a hang or a flood ends the child, and your text stays) or in-process (faster; what a debugger sees; a crash takes kbhost with it). Default: process.",
+        valueName: "isolation"
+    ))
+    var isolation: Isolation?
+
+    /// Where extensions run when --isolation is not given.
+    var defaultIsolation: Isolation { .process }
+
     func validate() throws {
         if latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
     }
@@ -102,7 +111,8 @@ struct HostOptions: ParsableArguments {
         let dataRoot = dataDir ?? ExtensionStorage.defaultRoot()
         return HostSetup(
             licensing: licensing, configuration: configuration, flags: flags, dataRoot: dataRoot,
-            bundleDirectories: bundles + configuration.bundleDirectories + [dataRoot + "/bundles"]
+            bundleDirectories: bundles + configuration.bundleDirectories + [dataRoot + "/bundles"],
+            isolation: isolation ?? defaultIsolation
         )
     }
 }
@@ -118,6 +128,8 @@ final class HostSetup: @unchecked Sendable {
     let dataRoot: String
     /// Where installed bundles are looked for, in order.
     let bundleDirectories: [String]
+    /// Where extensions run: in child processes of their own, or in kbhost's.
+    let isolation: Isolation
 
     /// What `loaded` is handed: its bundle's layout and license, under its entry's settings in the
     /// configuration, under the flags; and its storage folder (made now; without one, if it cannot be
@@ -139,7 +151,11 @@ final class HostSetup: @unchecked Sendable {
     /// What each loaded bundle hands its extension, by the library's path.
     private var bundleSettings: [String: HostSettings] = [:]
 
-    init(licensing: Licensing, configuration: HostConfiguration, flags: HostSettings, dataRoot: String, bundleDirectories: [String]) {
+    init(
+        licensing: Licensing, configuration: HostConfiguration, flags: HostSettings, dataRoot: String,
+        bundleDirectories: [String], isolation: Isolation
+    ) {
+        self.isolation = isolation
         self.licensing = licensing
         self.configuration = configuration
         self.flags = flags
@@ -149,20 +165,21 @@ final class HostSetup: @unchecked Sendable {
 
     /// Loads what the user named: a shared library, a bundle's folder, or an installed bundle's
     /// identifier (looked up in ``bundleDirectories``).
+    @MainActor
     func load(_ argument: String) throws(ExtensionReferenceError) -> LoadedExtension {
         var isDirectory: ObjCBool = false
         let exists = FileManager.default.fileExists(atPath: argument, isDirectory: &isDirectory)
         if exists && isDirectory.boolValue && FileManager.default.fileExists(atPath: argument + "/" + BundleManifest.fileName) {
-            return try remember { () throws(BundleError) in try ExtensionBundle.open(argument) }
+            return try remember { () throws(BundleError) in try ExtensionBundle.open(argument, isolation: isolation) }
         }
         if !exists, !argument.contains("/"), DescriptorRules.identifierProblem(argument) == nil {
-            guard let found = BundleDirectory.find(argument, in: bundleDirectories) else {
+            guard let found = BundleDirectory.find(argument, in: bundleDirectories, isolation: isolation) else {
                 throw .message("no bundle '\(argument)' installed (looked in \(bundleDirectories.joined(separator: ", ")); `kbhost list` shows what is)")
             }
             return try remember { () throws(BundleError) in try found.get() }
         }
         do {
-            return try ExtensionLoader.load(path: argument)
+            return try ExtensionLoader.load(path: argument, isolation: isolation)
         } catch {
             throw .message(error.description)
         }
@@ -183,3 +200,5 @@ enum ExtensionReferenceError: Error, CustomStringConvertible {
     case message(String)
     var description: String { if case .message(let text) = self { text } else { "" } }
 }
+
+extension Isolation: ExpressibleByArgument {}

@@ -1,0 +1,72 @@
+import Foundation
+
+/// How an extension running in a child process failed, told in one line that names it and what
+/// happened: "QWERTY crashed (SIGSEGV) during key_event". After a fault the instance is gone; the
+/// host's text is as it was.
+public struct ExtensionFault: Error, Hashable, Sendable, CustomStringConvertible {
+    public enum Kind: Error, Hashable, Sendable {
+        /// The child died of a signal (SIGSEGV, SIGABRT for abort() and fatalError, SIGILL, …).
+        case crashed(signal: Int32)
+        /// The child was killed from outside (SIGKILL, SIGTERM sent by someone else).
+        case killed(signal: Int32)
+        /// The child exited by itself.
+        case exited(status: Int32)
+        /// A callback was not answered in time; the host killed the child.
+        case hung(after: Duration)
+        /// It sent more than the host takes: too many calls for one message, or a message too large.
+        case flooded(String)
+        /// It sent something that is not a message of the wire.
+        case malformed(String)
+        /// It used more memory than its limit allows (`--memory-limit`), as iOS kills a keyboard.
+        case memoryLimit(bytes: Int)
+        /// The child could not be started or could not load the extension.
+        case couldNotStart(String)
+    }
+
+    /// The extension's name, as users see it.
+    public let name: String
+    public let kind: Kind
+    /// The callback under way when it happened ("key_event"), if one was.
+    public let during: String?
+    /// The child's last lines of standard error, for a test's failure or a log.
+    public let standardError: [String]
+
+    public init(name: String, kind: Kind, during: String? = nil, standardError: [String] = []) {
+        self.name = name
+        self.kind = kind
+        self.during = during
+        self.standardError = standardError
+    }
+
+    public var description: String {
+        let what: String
+        switch kind {
+        case .crashed(let signal): what = "crashed (\(Self.signalName(signal)))"
+        case .killed(let signal): what = "was killed (\(Self.signalName(signal)))"
+        case .exited(let status): what = "exited with status \(status)"
+        case .hung(let after):
+            return "\(name) did not answer \(during ?? "the host") within \(Self.shortDuration(after)), so the host stopped it"
+        case .flooded(let detail): what = "flooded the host (\(detail)), so the host stopped it"
+        case .malformed(let detail): what = "sent a malformed message (\(detail)), so the host stopped it"
+        case .memoryLimit(let bytes): what = "went over its memory limit of \(bytes / 1_048_576) MB, so it was stopped"
+        case .couldNotStart(let reason): return "\(name) could not be started: \(reason)"
+        }
+        return "\(name) \(what)" + (during.map { " during \($0)" } ?? "")
+    }
+
+    /// "2 s", "300 ms".
+    static func shortDuration(_ duration: Duration) -> String {
+        let milliseconds = duration.nanosecondsClamped / 1_000_000
+        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
+    }
+
+    /// SIGSEGV, SIGABRT, …: the name a user looks up.
+    static func signalName(_ signal: Int32) -> String {
+        let names: [Int32: String] = [
+            SIGHUP: "SIGHUP", SIGINT: "SIGINT", SIGQUIT: "SIGQUIT", SIGILL: "SIGILL", SIGTRAP: "SIGTRAP",
+            SIGABRT: "SIGABRT", SIGBUS: "SIGBUS", SIGFPE: "SIGFPE", SIGKILL: "SIGKILL", SIGSEGV: "SIGSEGV",
+            SIGPIPE: "SIGPIPE", SIGALRM: "SIGALRM", SIGTERM: "SIGTERM", SIGXCPU: "SIGXCPU", SIGXFSZ: "SIGXFSZ",
+        ]
+        return names[signal] ?? "signal \(signal)"
+    }
+}

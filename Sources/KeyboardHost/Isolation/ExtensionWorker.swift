@@ -1,0 +1,207 @@
+import Dispatch
+import Foundation
+import KeyboardExtensionABI
+import KeyboardModel
+import Synchronization
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Where a worker finds its wire, and how it knows it is one.
+enum Worker {
+    /// The descriptor the wire is on in the child.
+    static let wireDescriptor: Int32 = 3
+    /// Set (to the parent's pid) in a child's environment: CHostRuntime's constructor then runs the
+    /// worker instead of `main`.
+    static let environmentKey = "KBHOST_EXTENSION_WORKER"
+}
+
+/// How a child answers `load`: 0 and the identity, or one of these and the reason.
+enum LoadReply {
+    static let failed: Int32 = 1
+    /// The payload is the library's SHA-256.
+    static let changed: Int32 = 2
+    static let fileNotFound: Int32 = 3
+}
+
+/// The child's side of the wire: it loads the extension, makes each call the host sends on it through
+/// an ``InProcessConnection`` — so an extension runs exactly as it does in process — and sends back
+/// what the extension calls, its timers (on the host's clock), and when it has nothing left to run.
+@MainActor
+final class ExtensionWorker: ExtensionConnectionDelegate {
+    private let channel: WireChannel
+    private let scheduler = WorkerScheduler()
+    private var connection: InProcessConnection?
+    /// The last message handled, and the last one said to be idle after.
+    private var handled: UInt64 = 0
+    private var reportedIdle: UInt64 = 0
+    private var waitingForIdle = false
+
+    private init(fd: Int32) {
+        channel = WireChannel(fd: fd)
+        scheduler.send = { [weak self] in self?.send($0) }
+    }
+
+    /// Runs the worker on this process's main queue, for good: the host ends the process. Called before
+    /// `main`, on the main thread, it drains the main queue with Foundation's run loop: `dispatchMain()`
+    /// would exit the thread, which cannot unwind through the dynamic loader's frames.
+    nonisolated static func run() -> Never {
+        DispatchQueue.main.async {
+            MainActor.assumeIsolated {
+                let worker = ExtensionWorker(fd: Worker.wireDescriptor)
+                current = worker
+                worker.channel.startReading { frame in
+                    guard case .success(let bytes)? = frame else { exit(0) }  // the host has gone
+                    worker.received(bytes)
+                }
+            }
+        }
+        while true { RunLoop.main.run() }
+    }
+
+    private static var current: ExtensionWorker?
+
+    private func received(_ bytes: [UInt8]) {
+        let numbered: NumberedMessage
+        do {
+            numbered = try WireCodec.decodeToExtension(bytes)
+        } catch {
+            FileHandle.standardError.write(Data("kbhost worker: a malformed message from the host: \(error)\n".utf8))
+            exit(70)
+        }
+        scheduler.hostNow.withLock { $0 = numbered.nowNanoseconds }
+        handle(numbered.message, sequence: numbered.sequence)
+        handled = numbered.sequence
+        reportIdleWhenIdle()
+    }
+
+    private func handle(_ message: ToExtension, sequence: UInt64) {
+        switch message {
+        case .load(let library, let sha256, let version):
+            guard version == Wire.version else {
+                return reply(sequence, 1, Array("the host speaks wire version \(version); this worker \(Wire.version)".utf8))
+            }
+            do {
+                let loaded = try ExtensionLoader.load(path: library, sha256: sha256.isEmpty ? nil : sha256)
+                let connection = InProcessConnection(loaded, scheduler: scheduler)
+                connection.delegate = self
+                self.connection = connection
+                let identity = LoadedIdentity(
+                    identifier: loaded.identifier, name: loaded.name, version: loaded.version, abiVersion: loaded.abiVersion
+                )
+                reply(sequence, 0, Array((try? JSONEncoder().encode(identity)) ?? Data()))
+            } catch .changed(_, let found, _) {
+                reply(sequence, LoadReply.changed, Array(found.utf8))
+            } catch .fileNotFound {
+                reply(sequence, LoadReply.fileNotFound, [])
+            } catch {
+                reply(sequence, LoadReply.failed, Array(error.reason.utf8))
+            }
+        case .createInstance(let settings):
+            reply(sequence, connection?.createInstance(settingsJSON: settings) == true ? 0 : 1, [])
+        case .createConfiguration:
+            let (status, json) = connection?.createConfiguration() ?? (kbx_status(KBX_STATUS_FAILED), [])
+            reply(sequence, status, json)
+        case .lifecycle(let event): connection?.lifecycle(kbx_lifecycle_event(event))
+        case .textInput(let event): connection?.textInput(kbx_text_event(event))
+        case .snapshot(let snapshot): connection?.updateSnapshot(snapshot)
+        case .keyEvent(let action, let position):
+            reply(sequence, connection?.keyEvent(kbx_key_action(action), at: position) ?? kbx_status(KBX_STATUS_FAILED), [])
+        case .hostCommand(let command, let request):
+            if let command = HostCommand(code: command) { connection?.hostCommand(command, request: request) }
+        case .cancelCommand(let request): connection?.cancelCommand(request: request)
+        case .fireTimer(let token): scheduler.fire(token)
+        case .destroyInstance: connection?.destroyInstance()
+        }
+    }
+
+    private func reply(_ sequence: UInt64, _ status: Int32, _ payload: [UInt8]) {
+        send(.reply(sequence: sequence, status: status, payload: payload))
+    }
+
+    private func send(_ message: FromExtension) {
+        // A host that stopped reading for this long has given up on this child.
+        if !channel.write(WireCodec.encode(message), timeout: .seconds(30)) { exit(0) }
+    }
+
+    /// Tells the host once the extension has nothing left to run after the last message — at once if
+    /// that is now, else when its work ends (``ExtensionWork/idle()``).
+    private func reportIdleWhenIdle() {
+        guard let work = connection?.work ?? scheduler.lastWork, !waitingForIdle else {
+            if connection == nil { sendIdle() }
+            return
+        }
+        if work.isIdle { return sendIdle() }
+        waitingForIdle = true
+        ExtensionWork.unattributed {
+            Task { @MainActor in
+                await work.idle()
+                waitingForIdle = false
+                sendIdle()
+            }
+        }
+    }
+
+    private func sendIdle() {
+        guard handled > reportedIdle else { return }
+        reportedIdle = handled
+        send(.idle(sequence: handled))
+    }
+
+    // MARK: ExtensionConnectionDelegate
+
+    func extensionCalled(_ call: ExtensionCall) {
+        send(.call(call))
+    }
+
+    func extensionFailed(_ fault: ExtensionFault) {}
+}
+
+/// The host's clock, as the child sees it: `now` is the host's time at its latest message (the
+/// extension runs only in answer to one), and timers are set on the host's scheduler over the wire.
+final class WorkerScheduler: HostScheduler, @unchecked Sendable {
+    let hostNow = Mutex<UInt64>(0)
+    /// Sends a message to the host (set by the worker).
+    @MainActor var send: ((FromExtension) -> Void)?
+    @MainActor private var timers: [UInt64: @MainActor () -> Void] = [:]
+    @MainActor private var nextToken: UInt64 = 1
+    /// The extension work the worker's connection counts.
+    @MainActor private(set) var lastWork: ExtensionWork?
+
+    nonisolated var now: Duration { .nanoseconds(Int64(clamping: hostNow.withLock { $0 })) }
+
+    func schedule(after delay: Duration, _ work: @escaping @MainActor () -> Void) {
+        DispatchQueue.main.async { MainActor.assumeIsolated(work) }
+    }
+
+    func scheduleTimer(
+        after delay: Duration, label: String, repeats: Bool, _ work: @escaping @MainActor () -> Void
+    ) -> @MainActor () -> Void {
+        let token = nextToken
+        nextToken += 1
+        timers[token] = work
+        send?(.scheduleTimer(token: token, delayNanoseconds: UInt64(max(delay.nanosecondsClamped, 0)), repeats: repeats, label: label))
+        return { [weak self] in
+            guard let self, timers.removeValue(forKey: token) != nil else { return }
+            send?(.cancelTimer(token: token))
+        }
+    }
+
+    /// The host says timer `token` is due.
+    func fire(_ token: UInt64) {
+        timers.removeValue(forKey: token)?()
+    }
+
+    func makeExtensionWork() -> ExtensionWork? {
+        let work = ExtensionWork()
+        lastWork = work
+        return work
+    }
+}
+
+/// Called by CHostRuntime's constructor, before `main`, in a child the host started: runs the worker.
+@_cdecl("kbx_run_extension_worker")
+func runExtensionWorker() {
+    ExtensionWorker.run()
+}

@@ -1,0 +1,321 @@
+import Foundation
+import KeyboardModel
+
+/// Encodes and decodes the wire's messages (``ToExtension``, ``FromExtension``).
+///
+/// A frame is a 64-bit little-endian length, then that many bytes: a kind byte and the fields in
+/// order — integers little-endian, strings as a 32-bit length and UTF-8, UUIDs as 16 bytes. The Swift
+/// compiler's plugin server frames its messages the same way; its payload is JSON, ours binary, because
+/// a keystroke crosses the wire several times and JSON coding would cost more than the crossing.
+/// A message that does not decode is a ``WireError``, which the host treats as a fault of the child.
+enum WireCodec {
+    // MARK: Frames
+
+    /// The frame for `payload`.
+    static func frame(_ payload: [UInt8]) -> [UInt8] {
+        var frame = [UInt8]()
+        frame.reserveCapacity(8 + payload.count)
+        Writer.append(UInt64(payload.count), to: &frame)
+        frame += payload
+        return frame
+    }
+
+    // MARK: Host to child
+
+    static func encode(_ numbered: NumberedMessage) -> [UInt8] {
+        var w = Writer()
+        switch numbered.message {
+        case .load: w.u8(1)
+        case .createInstance: w.u8(2)
+        case .createConfiguration: w.u8(3)
+        case .lifecycle: w.u8(4)
+        case .textInput: w.u8(5)
+        case .snapshot: w.u8(6)
+        case .keyEvent: w.u8(7)
+        case .hostCommand: w.u8(8)
+        case .cancelCommand: w.u8(9)
+        case .fireTimer: w.u8(10)
+        case .destroyInstance: w.u8(11)
+        }
+        w.u64(numbered.sequence)
+        w.u64(numbered.nowNanoseconds)
+        switch numbered.message {
+        case .load(let library, let sha256, let version):
+            w.string(library)
+            w.string(sha256)
+            w.u32(version)
+        case .createInstance(let settings): w.string(settings)
+        case .createConfiguration, .destroyInstance: break
+        case .lifecycle(let event), .textInput(let event): w.u32(event)
+        case .snapshot(let snapshot): w.snapshot(snapshot)
+        case .keyEvent(let action, let position):
+            w.u32(action)
+            w.u32(UInt32(clamping: position.subKeyboard))
+            w.u32(UInt32(clamping: position.row))
+            w.u32(UInt32(clamping: position.column))
+        case .hostCommand(let command, let request):
+            w.u32(command)
+            w.u64(request)
+        case .cancelCommand(let request): w.u64(request)
+        case .fireTimer(let token): w.u64(token)
+        }
+        return w.bytes
+    }
+
+    static func decodeToExtension(_ bytes: [UInt8]) throws(WireError) -> NumberedMessage {
+        var r = Reader(bytes)
+        let kind = try r.u8()
+        let sequence = try r.u64()
+        let now = try r.u64()
+        let message: ToExtension
+        switch kind {
+        case 1: message = .load(library: try r.string(), sha256: try r.string(), wireVersion: try r.u32())
+        case 2: message = .createInstance(settingsJSON: try r.string())
+        case 3: message = .createConfiguration
+        case 4: message = .lifecycle(try r.u32())
+        case 5: message = .textInput(try r.u32())
+        case 6: message = .snapshot(try r.snapshot())
+        case 7:
+            let action = try r.u32()
+            message = .keyEvent(action: action, position: KeyPosition(
+                subKeyboard: Int(try r.u32()), row: Int(try r.u32()), column: Int(try r.u32())
+            ))
+        case 8: message = .hostCommand(command: try r.u32(), request: try r.u64())
+        case 9: message = .cancelCommand(request: try r.u64())
+        case 10: message = .fireTimer(token: try r.u64())
+        case 11: message = .destroyInstance
+        default: throw .malformed("unknown message kind \(kind)")
+        }
+        try r.end()
+        return NumberedMessage(sequence: sequence, nowNanoseconds: now, message: message)
+    }
+
+    // MARK: Child to host
+
+    static func encode(_ message: FromExtension) -> [UInt8] {
+        var w = Writer()
+        switch message {
+        case .reply(let sequence, let status, let payload):
+            w.u8(1)
+            w.u64(sequence)
+            w.i32(status)
+            w.data(payload)
+        case .call(let call):
+            w.u8(2)
+            w.call(call)
+        case .scheduleTimer(let token, let delay, let repeats, let label):
+            w.u8(3)
+            w.u64(token)
+            w.u64(delay)
+            w.u8(repeats ? 1 : 0)
+            w.string(label)
+        case .cancelTimer(let token):
+            w.u8(4)
+            w.u64(token)
+        case .idle(let sequence):
+            w.u8(5)
+            w.u64(sequence)
+        }
+        return w.bytes
+    }
+
+    static func decodeFromExtension(_ bytes: [UInt8]) throws(WireError) -> FromExtension {
+        var r = Reader(bytes)
+        let message: FromExtension
+        switch try r.u8() {
+        case 1: message = .reply(sequence: try r.u64(), status: try r.i32(), payload: try r.data())
+        case 2: message = .call(try r.call())
+        case 3: message = .scheduleTimer(token: try r.u64(), delayNanoseconds: try r.u64(), repeats: try r.u8() != 0, label: try r.string())
+        case 4: message = .cancelTimer(token: try r.u64())
+        case 5: message = .idle(sequence: try r.u64())
+        case let kind: throw .malformed("unknown message kind \(kind)")
+        }
+        try r.end()
+        return message
+    }
+}
+
+/// Why bytes on the wire are not a message.
+enum WireError: Error, Equatable, CustomStringConvertible {
+    case malformed(String)
+    case tooLarge(Int)
+    case closed
+
+    var description: String {
+        switch self {
+        case .malformed(let detail): detail
+        case .tooLarge(let bytes): "a message of \(bytes) bytes, more than the \(Wire.maximumMessageBytes >> 20) MiB allowed"
+        case .closed: "the connection closed"
+        }
+    }
+}
+
+// MARK: Fields
+
+private struct Writer {
+    var bytes: [UInt8] = []
+
+    static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
+        withUnsafeBytes(of: value.littleEndian) { bytes += $0 }
+    }
+
+    mutating func u8(_ value: UInt8) { bytes.append(value) }
+    mutating func u32(_ value: UInt32) { Self.append(value, to: &bytes) }
+    mutating func i32(_ value: Int32) { Self.append(value, to: &bytes) }
+    mutating func u64(_ value: UInt64) { Self.append(value, to: &bytes) }
+    mutating func i64(_ value: Int64) { Self.append(value, to: &bytes) }
+
+    mutating func data(_ value: [UInt8]) {
+        u32(UInt32(clamping: value.count))
+        bytes += value
+    }
+
+    mutating func string(_ value: String) {
+        var value = value
+        value.withUTF8 { utf8 in
+            u32(UInt32(clamping: utf8.count))
+            bytes += utf8
+        }
+    }
+
+    mutating func range(_ range: Range<Int>) {
+        i64(Int64(range.lowerBound))
+        i64(Int64(range.count))
+    }
+
+    mutating func snapshot(_ s: Snapshot) {
+        u64(s.sequence)
+        string(s.contextBefore)
+        string(s.contextAfter)
+        string(s.selectedText)
+        withUnsafeBytes(of: s.documentIdentifier.uuid) { bytes += $0 }
+        u8(s.hasText ? 1 : 0)
+        u32(s.traits.keyboardType.rawValue)
+        u32(s.traits.returnKeyType.rawValue)
+        u32(s.traits.autocapitalizationType.rawValue)
+        u32(s.traits.autocorrectionType.rawValue)
+        u32(s.traits.spellCheckingType.rawValue)
+        u8(s.traits.isSecureTextEntry ? 1 : 0)
+        u8(s.traits.textContentType == nil ? 0 : 1)
+        string(s.traits.textContentType ?? "")
+        u64(s.operationsApplied)
+        range(s.selection)
+    }
+
+    mutating func call(_ call: ExtensionCall) {
+        switch call {
+        case .post(let operation):
+            switch operation {
+            case .insertText(let text): u8(1); string(text)
+            case .deleteBackward: u8(2)
+            case .adjustTextPosition(let offset): u8(3); i64(Int64(offset))
+            case .setMarkedText(let text, let selected): u8(4); string(text); range(selected)
+            case .unmarkText: u8(5)
+            case .setSelectedRange(let selected, let snapshot): u8(6); range(selected); u64(snapshot)
+            case .deleteRange(let deleted, let snapshot): u8(7); range(deleted); u64(snapshot)
+            }
+        case .request(.advanceToNextInputMode): u8(8)
+        case .request(.dismissKeyboard): u8(9)
+        case .reportError(let message): u8(10); string(message)
+        case .commandFinished(let request, let succeeded, let json): u8(11); u64(request); u8(succeeded ? 1 : 0); string(json)
+        case .setKeyboardState(let state): u8(12); u32(UInt32(clamping: state.subKeyboard)); u32(state.shift.rawValue)
+        case .setLayout(let json): u8(13); string(json)
+        case .reportEvent(let json): u8(14); string(json)
+        }
+    }
+}
+
+private struct Reader {
+    private let bytes: [UInt8]
+    private var offset = 0
+
+    init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    private mutating func take(_ count: Int) throws(WireError) -> ArraySlice<UInt8> {
+        guard count >= 0, bytes.count - offset >= count else {
+            throw .malformed("ends early: \(count) more bytes wanted at byte \(offset) of \(bytes.count)")
+        }
+        defer { offset += count }
+        return bytes[offset..<offset + count]
+    }
+
+    private mutating func integer<T: FixedWidthInteger>(_: T.Type) throws(WireError) -> T {
+        let slice = try take(MemoryLayout<T>.size)
+        return slice.reversed().reduce(T.zero) { $0 << 8 | T($1) }
+    }
+
+    mutating func u8() throws(WireError) -> UInt8 { try take(1).first! }
+    mutating func u32() throws(WireError) -> UInt32 { try integer(UInt32.self) }
+    mutating func i32() throws(WireError) -> Int32 { try integer(Int32.self) }
+    mutating func u64() throws(WireError) -> UInt64 { try integer(UInt64.self) }
+    mutating func i64() throws(WireError) -> Int64 { try integer(Int64.self) }
+
+    mutating func data() throws(WireError) -> [UInt8] {
+        Array(try take(Int(try u32())))
+    }
+
+    mutating func string() throws(WireError) -> String {
+        String(decoding: try take(Int(try u32())), as: UTF8.self)
+    }
+
+    /// A range from two int64s, far from overflow: negatives become 0, both ends below 2^32.
+    mutating func range() throws(WireError) -> Range<Int> {
+        let start = Int(min(max(try i64(), 0), Int64(UInt32.max)))
+        return start..<(start + Int(min(max(try i64(), 0), Int64(UInt32.max))))
+    }
+
+    mutating func snapshot() throws(WireError) -> Snapshot {
+        let sequence = try u64()
+        let before = try string(), after = try string(), selected = try string()
+        let id = Array(try take(16))
+        let uuid = UUID(uuid: (id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7],
+                               id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15]))
+        let hasText = try u8() != 0
+        let traits = TextInputTraits(
+            keyboardType: .init(rawValue: try u32()) ?? .default,
+            returnKeyType: .init(rawValue: try u32()) ?? .default,
+            autocapitalizationType: .init(rawValue: try u32()) ?? .sentences,
+            autocorrectionType: .init(rawValue: try u32()) ?? .default,
+            spellCheckingType: .init(rawValue: try u32()) ?? .default,
+            isSecureTextEntry: try u8() != 0,
+            textContentType: try { () throws(WireError) -> String? in
+                let present = try u8() != 0
+                let text = try string()
+                return present ? text : nil
+            }()
+        )
+        return Snapshot(
+            sequence: sequence, contextBefore: before, contextAfter: after, selectedText: selected,
+            documentIdentifier: uuid, hasText: hasText, traits: traits, operationsApplied: try u64(),
+            selection: try range()
+        )
+    }
+
+    mutating func call() throws(WireError) -> ExtensionCall {
+        switch try u8() {
+        case 1: return .post(.insertText(try string()))
+        case 2: return .post(.deleteBackward)
+        case 3: return .post(.adjustTextPosition(byCharacterOffset: Int(try i64())))
+        case 4: return .post(.setMarkedText(try string(), selectedRange: try range()))
+        case 5: return .post(.unmarkText)
+        case 6: return .post(.setSelectedRange(try range(), ifSnapshot: try u64()))
+        case 7: return .post(.deleteRange(try range(), ifSnapshot: try u64()))
+        case 8: return .request(.advanceToNextInputMode)
+        case 9: return .request(.dismissKeyboard)
+        case 10: return .reportError(try string())
+        case 11: return .commandFinished(request: try u64(), succeeded: try u8() != 0, json: try string())
+        case 12:
+            let sub = Int(try u32())
+            return .setKeyboardState(KeyboardState(subKeyboard: sub, shift: ShiftState(rawValue: try u32()) ?? .off))
+        case 13: return .setLayout(json: try string())
+        case 14: return .reportEvent(json: try string())
+        case let kind: throw .malformed("unknown call kind \(kind)")
+        }
+    }
+
+    func end() throws(WireError) {
+        guard offset == bytes.count else { throw .malformed("\(bytes.count - offset) bytes left over") }
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import KeyboardModel
+
+/// The isolation wire's messages: the ABI's calls, both ways, between a host and the child process that
+/// runs an extension (``ProcessConnection``, ``ExtensionWorker``). The encoding is ``WireCodec``'s.
+///
+/// Host to child, each numbered (`sequence`) and carrying the host's clock (`now`), for the child's
+/// `now` to read. Of these only `load`, `createInstance`, `createConfiguration` and `keyEvent` are
+/// answered (`reply`): the descriptor's callbacks that return something. The rest flow one way, as the
+/// state model already does (snapshots pushed, operations posted), and the child says when it has
+/// handled them and has nothing left to run (`idle`).
+enum ToExtension: Hashable {
+    /// The first message: load the library (checking it against `sha256` if one is given) and check
+    /// the wire's version.
+    case load(library: String, sha256: String, wireVersion: UInt32)
+    case createInstance(settingsJSON: String)
+    case createConfiguration
+    case lifecycle(UInt32)
+    case textInput(UInt32)
+    case snapshot(Snapshot)
+    case keyEvent(action: UInt32, position: KeyPosition)
+    case hostCommand(command: UInt32, request: UInt64)
+    case cancelCommand(request: UInt64)
+    /// A timer the child set (`scheduleTimer`) is due.
+    case fireTimer(token: UInt64)
+    case destroyInstance
+}
+
+/// Child to host.
+enum FromExtension: Hashable {
+    /// The answer to message `sequence`: a status and, for `load` and `createConfiguration`, bytes
+    /// (the descriptor's identity as JSON; the configuration).
+    case reply(sequence: UInt64, status: Int32, payload: [UInt8])
+    /// A call the extension made to the host.
+    case call(ExtensionCall)
+    /// Set a timer on the host's clock; the host answers with `fireTimer` when it is due.
+    case scheduleTimer(token: UInt64, delayNanoseconds: UInt64, repeats: Bool, label: String)
+    case cancelTimer(token: UInt64)
+    /// Every message up to `sequence` is handled, and the extension has nothing left to run.
+    case idle(sequence: UInt64)
+}
+
+/// A host-to-child message with its number and the host's clock.
+struct NumberedMessage: Hashable {
+    let sequence: UInt64
+    let nowNanoseconds: UInt64
+    let message: ToExtension
+}
+
+/// The extension's identity, as the child read it from the descriptor it loaded.
+struct LoadedIdentity: Codable, Hashable {
+    let identifier: String
+    let name: String
+    let version: String
+    let abiVersion: UInt32
+}
+
+enum Wire {
+    /// Bumped when a message changes; the child refuses a host of another version.
+    static let version: UInt32 = 1
+    /// The most bytes one message may carry: beyond it the sender is flooding.
+    static let maximumMessageBytes = 64 << 20
+}
