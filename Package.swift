@@ -52,6 +52,7 @@ let package = Package(
             dependencies: [
                 "KeyboardExtensionABI", "KeyboardModel", "CHostRuntime",
                 .product(name: "_RopeModule", package: "swift-collections"),
+                .product(name: "DequeModule", package: "swift-collections"),
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

@@ -1,9 +1,9 @@
 #include "CHostRuntime.h"
 
 #include <dirent.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
-#include <sys/prctl.h>
 #include <unistd.h>
 
 static _Thread_local uint64_t current_work;
@@ -20,11 +20,25 @@ uint64_t kbx_swap_current_work(uint64_t work) {
 extern void kbx_install_host_executors(void);
 extern void kbx_run_extension_worker(void);
 
+static pid_t parent_pid;
+
+// Ends the worker once its parent is gone, even with its main thread stuck in an extension's endless
+// loop. (Not PR_SET_PDEATHSIG: that follows the parent *thread* that started the child, and a host's
+// main queue runs on dispatch worker threads, which come and go.)
+static void *watch_parent(void *unused) {
+    (void)unused;
+    while (getppid() == parent_pid) sleep(1);
+    _exit(0);
+}
+
 // A child the host started to run an extension: it dies with its parent, and inherits no descriptor but
 // 0, 1, 2 and the wire (3).
 static void become_worker(const char *parent) {
-    prctl(PR_SET_PDEATHSIG, SIGKILL);
-    if (getppid() != (pid_t)atol(parent)) _exit(1);  // the parent died before the line above
+    parent_pid = (pid_t)atol(parent);
+    if (getppid() != parent_pid) _exit(1);  // the parent is gone already
+    pthread_t watcher;
+    pthread_create(&watcher, NULL, watch_parent, NULL);
+    pthread_detach(watcher);
     DIR *fds = opendir("/proc/self/fd");
     if (fds) {
         int own = dirfd(fds);

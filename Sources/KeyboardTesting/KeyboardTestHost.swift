@@ -60,15 +60,18 @@ public final class KeyboardTestHost {
                   licensing: licensing, settings: settings, sourceLocation: sourceLocation)
     }
 
-    /// Hosts the extension built at `path` (`lib<Name>.so`), loaded with the real loader.
+    /// Hosts the extension built at `path` (`lib<Name>.so`), loaded with the real loader, where
+    /// `isolation` says: in a child process of its own (the default: a crash, a hang or a flood is a
+    /// failure of your test, with the extension's last lines of output, and the test runner goes on),
+    /// or in the test's process (a debugger sees it; a crash ends the test run).
     public convenience init(
         extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
-        settings: HostSettings = .none,
+        settings: HostSettings = .none, isolation: Isolation = .process,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
         let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
-        self.init(try ExtensionLoader.load(path: path), inProcess: false, document: document, cursor: cursor,
+        self.init(try ExtensionLoader.load(path: path, isolation: isolation), inProcess: false, document: document, cursor: cursor,
                   policy: policy, latency: latency, traits: traits, licensing: licensing, settings: settings,
                   sourceLocation: sourceLocation)
     }
@@ -88,8 +91,27 @@ public final class KeyboardTestHost {
         )
         session.latency = latency
         session.settings = settings
-        session.onEvent = { [weak self] in self?.log.append($0) }
+        session.onEvent = { [weak self] event in
+            guard let self else { return }
+            log.append(event)
+            if case .fault(let fault) = event { record(fault) }
+        }
     }
+
+    /// A fault of the extension's process is a failure of the test that hosts it, with what the
+    /// extension last wrote; the test goes on (the keyboard is gone: ``show()`` starts it again).
+    private func record(_ fault: ExtensionFault) {
+        let output = fault.standardError.suffix(10)
+        let comment = fault.description + (output.isEmpty ? "" : "\nits last output:\n" + output.joined(separator: "\n"))
+        if Test.current != nil {
+            Issue.record(Comment(rawValue: comment), sourceLocation: sourceLocation)
+        } else {
+            FileHandle.standardError.write(Data("error: \(sourceLocation): \(comment)\n".utf8))
+        }
+    }
+
+    /// How the extension's process failed, if it did.
+    public var fault: ExtensionFault? { session.fault }
 
     /// A host freed with work left undone says what it was (``pendingWork``), as an issue of the test
     /// that made it. Not an isolated deinit: that would run without the test's task-local context,
@@ -122,9 +144,9 @@ public final class KeyboardTestHost {
     public var markedRange: Range<Int>? { session.textField.markedRange }
     public var documentIdentifier: UUID { session.textField.documentIdentifier }
     /// Errors the extension reported.
-    public var errors: [String] { session.reportedErrors }
+    public var errors: [String] { Array(session.reportedErrors) }
     /// What the extension reported happening (`reportEvent`), oldest first.
-    public var events: [KeyboardEvent] { session.reportedEvents }
+    public var events: [KeyboardEvent] { Array(session.reportedEvents) }
 
     /// The live controller, for a keyboard hosted in process while it is shown; `nil` otherwise.
     public var controller: KeyboardViewController? {

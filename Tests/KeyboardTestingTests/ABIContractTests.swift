@@ -22,7 +22,8 @@ struct ABIContractTests {
     private func contract(_ name: String, _ defines: [String] = ["FIXTURE_CONTRACT"], document: String = "",
                           latency: Duration = .zero) throws -> (KeyboardTestHost, () -> Counters) {
         let path = try CFixture.build(name, defines: defines)
-        let host = try KeyboardTestHost(extensionAt: path, document: document, latency: latency)
+        // In process: the counters are read from the image the host loaded.
+        let host = try KeyboardTestHost(extensionAt: path, document: document, latency: latency, isolation: .inProcess)
         let image = try #require(dlopen(path, RTLD_NOW | RTLD_NOLOAD))
         let counters = try #require(dlsym(image, "fixture_counters")).assumingMemoryBound(to: Counters.self)
         return (host, { counters.pointee })

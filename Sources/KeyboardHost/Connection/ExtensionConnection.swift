@@ -30,6 +30,9 @@ protocol ExtensionConnection: AnyObject {
     func cancelCommand(request: UInt64)
     /// Ends the instance and its timers: from now on its calls are dropped (header section 9).
     func destroyInstance()
+    /// Returns once every call made so far has been handled and what the extension called during them
+    /// has arrived: at once in process; a round trip for a child.
+    func barrier()
 }
 
 /// What a connection tells its session.

@@ -61,13 +61,29 @@ enum HostAPITable {
         }
     }
 
+    /// The most bytes one string from an extension may have (16 MiB): a longer one is refused with an
+    /// error the extension is said to have reported, never read — its length may be a lie, and reading
+    /// it would run past what it points to.
+    static let maximumStringBytes = 16 << 20
+
+    /// The string, or `nil` (and the refusal reported) when it is longer than ``maximumStringBytes``.
+    private static func string(_ host: OpaquePointer?, _ call: String, _ bytes: UnsafePointer<CChar>?, _ length: Int) -> String? {
+        guard length <= maximumStringBytes else {
+            let message = "\(call) of \(length) bytes refused: the host takes at most \(maximumStringBytes >> 20) MiB in one call"
+            HostAPITable.deliver(host) { $0.received(.reportError(message)) }
+            return nil
+        }
+        return borrowedString(bytes, length)
+    }
+
     private static func table(host: OpaquePointer?) -> kbx_host_api {
         kbx_host_api(
             abi_version: KBX_ABI_VERSION,
             struct_size: UInt32(MemoryLayout<kbx_host_api>.size),
             host: host,
             insert_text: { host, bytes, length in
-                let text = borrowedString(bytes, length)  // copied now: the bytes are borrowed
+                // Copied now: the bytes are borrowed.
+                guard let text = HostAPITable.string(host, "insert_text", bytes, length) else { return }
                 HostAPITable.deliver(host) { $0.received(.post(.insertText(text))) }
             },
             delete_backward: { host in
@@ -84,11 +100,11 @@ enum HostAPITable {
                 HostAPITable.deliver(host) { $0.received(.request(.dismissKeyboard)) }
             },
             report_error: { host, bytes, length in
-                let message = borrowedString(bytes, length)
+                guard let message = HostAPITable.string(host, "report_error", bytes, length) else { return }
                 HostAPITable.deliver(host) { $0.received(.reportError(message)) }
             },
             set_marked_text: { host, bytes, length, location, selectedLength in
-                let text = borrowedString(bytes, length)
+                guard let text = HostAPITable.string(host, "set_marked_text", bytes, length) else { return }
                 let range = HostAPITable.range(location, selectedLength)
                 HostAPITable.deliver(host) { $0.received(.post(.setMarkedText(text, selectedRange: range))) }
             },
@@ -104,7 +120,7 @@ enum HostAPITable {
                 HostAPITable.deliver(host) { $0.received(.post(.deleteRange(range, ifSnapshot: snapshot))) }
             },
             command_finished: { host, request, status, bytes, length in
-                let json = borrowedString(bytes, length)
+                guard let json = HostAPITable.string(host, "command_finished", bytes, length) else { return }
                 HostAPITable.deliver(host) { $0.received(.commandFinished(request: request, succeeded: Int(status) == KBX_STATUS_OK, json: json)) }
             },
             set_keyboard_state: { host, subKeyboard, shift in
@@ -112,11 +128,11 @@ enum HostAPITable {
                 HostAPITable.deliver(host) { $0.received(.setKeyboardState(state)) }
             },
             set_layout: { host, bytes, length in
-                let json = borrowedString(bytes, length)
+                guard let json = HostAPITable.string(host, "set_layout", bytes, length) else { return }
                 HostAPITable.deliver(host) { $0.received(.setLayout(json: json)) }
             },
             report_event: { host, bytes, length in
-                let json = borrowedString(bytes, length)
+                guard let json = HostAPITable.string(host, "report_event", bytes, length) else { return }
                 HostAPITable.deliver(host) { $0.received(.reportEvent(json: json)) }
             },
             schedule_timer: { host, timer, delay, fire in

@@ -139,6 +139,8 @@ final class InProcessConnection: ExtensionConnection {
     }
 
     /// Runs a timer's fire function; a one-shot timer's is forgotten first, a repeating one's kept.
+    func barrier() {}
+
     func destroyInstance() {
         guard let current else { return }
         // Its key goes first, so that what it calls while being destroyed, and after, is dropped.

@@ -39,19 +39,18 @@ public struct ExtensionFault: Error, Hashable, Sendable, CustomStringConvertible
     }
 
     public var description: String {
-        let what: String
+        let when = during.map { " during \($0)" } ?? ""
         switch kind {
-        case .crashed(let signal): what = "crashed (\(Self.signalName(signal)))"
-        case .killed(let signal): what = "was killed (\(Self.signalName(signal)))"
-        case .exited(let status): what = "exited with status \(status)"
+        case .crashed(let signal): return "\(name) crashed (\(Self.signalName(signal)))\(when)"
+        case .killed(let signal): return "\(name) was killed (\(Self.signalName(signal)))\(when)"
+        case .exited(let status): return "\(name) exited with status \(status)\(when)"
         case .hung(let after):
-            return "\(name) did not answer \(during ?? "the host") within \(Self.shortDuration(after)), so the host stopped it"
-        case .flooded(let detail): what = "flooded the host (\(detail)), so the host stopped it"
-        case .malformed(let detail): what = "sent a malformed message (\(detail)), so the host stopped it"
-        case .memoryLimit(let bytes): what = "went over its memory limit of \(bytes / 1_048_576) MB, so it was stopped"
+            return "\(name) did not answer \(during ?? "the host") within \(Self.shortDuration(after)); the host stopped it"
+        case .flooded(let detail): return "\(name) flooded the host\(when) (\(detail)); the host stopped it"
+        case .malformed(let detail): return "\(name) sent a malformed message\(when) (\(detail)); the host stopped it"
+        case .memoryLimit(let bytes): return "\(name) went over its memory limit of \(bytes / 1_048_576) MB\(when); the host stopped it"
         case .couldNotStart(let reason): return "\(name) could not be started: \(reason)"
         }
-        return "\(name) \(what)" + (during.map { " during \($0)" } ?? "")
     }
 
     /// "2 s", "300 ms".

@@ -14,8 +14,8 @@ import Glibc
 /// that links KeyboardHost — `kbhost`, a test binary, an app — carries its worker, and no second
 /// executable has to be found or kept in step. Its hygiene: standard input is /dev/null; standard output
 /// and error go to a pipe the host keeps the last lines of; the wire is descriptor 3 and no other
-/// descriptor is inherited (the child closes the rest before anything runs); it dies with its parent
-/// (`PR_SET_PDEATHSIG`).
+/// descriptor is inherited (the child closes the rest before anything runs); it ends when its parent
+/// does (it watches for it on a thread of its own, so even a child stuck in an endless loop goes).
 final class ExtensionProcess: @unchecked Sendable {
     let pid: pid_t
     let channel: WireChannel

@@ -71,8 +71,8 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
             exit(70)
         }
         scheduler.hostNow.withLock { $0 = numbered.nowNanoseconds }
-        handle(numbered.message, sequence: numbered.sequence)
         handled = numbered.sequence
+        handle(numbered.message, sequence: numbered.sequence)
         reportIdleWhenIdle()
     }
 
@@ -113,10 +113,15 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         case .cancelCommand(let request): connection?.cancelCommand(request: request)
         case .fireTimer(let token): scheduler.fire(token)
         case .destroyInstance: connection?.destroyInstance()
+        case .barrier: reply(sequence, 0, [])
         }
     }
 
+    /// Answers a call. If the extension has nothing left to run, it says so first: then the host, which
+    /// waits for the answer, has the `idle` too when it has the answer — as a call in process returns
+    /// with its work done.
     private func reply(_ sequence: UInt64, _ status: Int32, _ payload: [UInt8]) {
+        if !waitingForIdle, connection?.work?.isIdle ?? true { sendIdle() }
         send(.reply(sequence: sequence, status: status, payload: payload))
     }
 

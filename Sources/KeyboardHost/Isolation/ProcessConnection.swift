@@ -174,6 +174,10 @@ final class ProcessConnection: ExtensionConnection {
 
     func cancelCommand(request: UInt64) { post(.cancelCommand(request: request)) }
 
+    func barrier() {
+        _ = call(.barrier, "the messages before")
+    }
+
     func destroyInstance() {
         guard hasInstance else { return }
         hasInstance = false
@@ -199,7 +203,7 @@ final class ProcessConnection: ExtensionConnection {
         outstanding.append((sequence, name(of: message)))
         work?.began()
         guard process.channel.write(WireCodec.encode(numbered), timeout: limits.answer) else {
-            _ = childEnded(during: name(of: message))
+            _ = childEnded(during: outstanding.first?.callback)
             return nil
         }
         return sequence
@@ -216,10 +220,12 @@ final class ProcessConnection: ExtensionConnection {
             // buffer, where its reading source cannot see it: handed on at the next turn.
             DispatchQueue.main.async { [weak process] in MainActor.assumeIsolated { process?.channel.deliverBuffered() } }
         }
-        let deadline = ContinuousClock.now + (limit ?? limits.answer)
+        // The child may take as long as it likes as long as it talks: the limit is on its silence. One
+        // that talks too much is a flood (``Limits/callsWithoutPause``).
+        let silence = limit ?? limits.answer
         while fault == nil {
-            guard let frame = process.channel.read(until: deadline) else {
-                _ = fail(.hung(after: limit ?? limits.answer), during: callback)
+            guard let frame = process.channel.read(until: .now + silence) else {
+                _ = fail(.hung(after: silence), during: callback)
                 return nil
             }
             switch frame {
@@ -239,7 +245,7 @@ final class ProcessConnection: ExtensionConnection {
         case .success(let bytes)?: _ = handle(bytes, awaiting: nil)
         case .failure(.tooLarge(let bytes))?: _ = fail(.flooded("a message of \(bytes) bytes"))
         case .failure(let error)?: _ = fail(.malformed(error.description))
-        case nil: _ = childEnded(during: inFlight)
+        case nil: _ = childEnded(during: inFlight ?? outstanding.first?.callback)
         }
     }
 
@@ -360,6 +366,7 @@ final class ProcessConnection: ExtensionConnection {
         case .cancelCommand: "cancel_command"
         case .fireTimer: "a timer"
         case .destroyInstance: "destroy_instance"
+        case .barrier: "the host"
         }
     }
 }

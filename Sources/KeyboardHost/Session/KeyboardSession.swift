@@ -34,17 +34,13 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     public var commandTimeout: Duration = .seconds(120)
     /// The configuration the current instance returned; `nil` while hidden.
     public private(set) var configuration: KeyboardConfiguration?
-    /// Errors the extension reported (`report_error`), oldest first.
-    public private(set) var reportedErrors: [String] = []
-    /// Events the extension reported (`report_event`), oldest first.
-    public private(set) var reportedEvents: [KeyboardEvent] = []
-    /// Called with each event the extension reports, as it arrives.
-    public var onExtensionEvent: ((KeyboardEvent) -> Void)?
-    /// Called with each error the extension reports, as it arrives.
-    public var onError: ((String) -> Void)?
-    /// Called with each request the extension makes (globe key, dismiss).
-    public var onRequest: ((HostRequest) -> Void)?
-    /// Called with every event between host and extension, in order (see ``SessionEvent``).
+    /// The latest errors the extension reported (`report_error`), oldest first; bounded.
+    public private(set) var reportedErrors = RecentLog<String>()
+    /// The latest events the extension reported (`report_event`), oldest first; bounded.
+    public private(set) var reportedEvents = RecentLog<KeyboardEvent>()
+    /// Called with every event between host and extension, in order (see ``SessionEvent``): what the
+    /// host sent and applied, what the extension reported (`.error`, `.extensionEvent`), asked for
+    /// (`.request`), and how it failed (`.fault`). The one stream a host listens to.
     public var onEvent: ((SessionEvent) -> Void)?
     /// Called after every change of the field, by the extension or the user (the REPL redraws).
     public var onFieldChange: (() -> Void)?
@@ -115,8 +111,8 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// `viewWillAppear`, `viewDidAppear`. Does nothing if it is shown already.
     public func show() throws(SessionError) {
         guard !isShown else { return }
-        let errorsBefore = reportedErrors.count
-        var latestError: String? { reportedErrors.count > errorsBefore ? reportedErrors.last : nil }
+        let errorsBefore = reportedErrors.total
+        var latestError: String? { reportedErrors.total > errorsBefore ? reportedErrors.last : nil }
 
         let settingsJSON = (try? JSONEncoder().encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         fault = nil
@@ -139,6 +135,10 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         pushSnapshot()
         lifecycle(KBX_VIEW_WILL_APPEAR, .viewWillAppear)
         lifecycle(KBX_VIEW_DID_APPEAR, .viewDidAppear)
+        // Shown means shown as it would be in process: what the keyboard did as it appeared (its shift,
+        // its timers) has reached the host.
+        connection.barrier()
+        if let fault { throw .failed(fault) }
     }
 
     /// Hides the keyboard: `viewWillDisappear`, `viewDidDisappear`; edits it posted and the host has
@@ -195,14 +195,14 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     public func tap(_ position: KeyPosition) throws(SessionError) {
         guard isShown else { throw .notShown(extension: name) }
         onEvent?(.keyTapped(position))
-        let errorsBefore = reportedErrors.count
+        let errorsBefore = reportedErrors.total
         let status = connection.keyEvent(kbx_key_action(KBX_KEY_TAP), at: position)
         if let fault { throw .failed(fault) }
         switch Int(status) {
         case KBX_STATUS_OK: return
         case KBX_STATUS_NO_SUCH_KEY: throw .noSuchKey(extension: name, position: position)
         default:
-            let message = reportedErrors.count > errorsBefore ? reportedErrors.last : nil
+            let message = reportedErrors.total > errorsBefore ? reportedErrors.last : nil
             throw .keyFailed(extension: name, position: position, message: message)
         }
     }
@@ -238,7 +238,6 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
 
     func request(_ request: HostRequest) {
         onEvent?(.request(request))
-        onRequest?(request)
     }
 
     func keyboardStateChanged(_ state: KeyboardState) {
@@ -281,13 +280,11 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         }
         reportedEvents.append(event)
         onEvent?(.extensionEvent(event))
-        onExtensionEvent?(event)
     }
 
     func extensionReported(_ message: String) {
         reportedErrors.append(message)
         onEvent?(.error(message))
-        onError?(message)
     }
 
     // MARK: To the extension

@@ -68,7 +68,7 @@ struct ReplCommand: AsyncParsableCommand {
             let session = KeyboardSession(extension: loaded[0], textField: TextField(text: text), policy: host.policy, licensing: setup.licensing)
             session.settings = setup.settings(for: loaded[0])
             // Events from the first appearance on go to standard error (PipedRepl says more).
-            session.onExtensionEvent = { [name = loaded[0].name] in printError("kbhost: \(name): \($0)") }
+            session.onEvent = PipedRepl.reporter(for: session)
             session.latency = .milliseconds(host.latency)
             do {
                 try session.show()

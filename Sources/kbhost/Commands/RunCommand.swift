@@ -85,6 +85,7 @@ struct RunCommand: AsyncParsableCommand {
             actions: actions, textLimit: textLimit
         ).perform()
         print(try JSONOutput.encode(result))
+        if result.fault != nil { throw ExitStatus.extensionFailed }
         if result.actions.contains(where: { !$0.succeeded }) { throw ExitStatus.failure }
     }
 
@@ -120,10 +121,15 @@ struct BatchRun {
         /// Lower and upper bound; equal when nothing is selected.
         let selection: [Int]
         let policy: String
+        /// The latest errors the extension reported (at most 1000), and how many more there were.
         let errors: [String]
-        /// What the extension reported happening (report_event), in order.
+        let errorsDropped: Int?
+        /// What the extension reported happening (report_event), in order (at most 1000).
         let events: [KeyboardEvent]
+        let eventsDropped: Int?
         let actions: [ActionOutput]
+        /// How the extension failed in its own process, if it did (then the exit status is 70).
+        let fault: String?
     }
 
     /// One --action's outcome.
@@ -178,7 +184,14 @@ struct BatchRun {
         )
         session.settings = setup.settings(for: loaded)
         session.latency = latency
-        session.onError = { printError("kbhost: \(loaded.name): \($0)") }
+        var printedErrors = 0
+        session.onEvent = { event in
+            // The first errors as they come; a flood of them is counted, not printed.
+            if case .error(let message) = event {
+                printedErrors += 1
+                if printedErrors <= Self.printedErrorLimit { printError("kbhost: \(TerminalText.escaped(loaded.name)): \(TerminalText.escaped(message))") }
+            }
+        }
         do {
             try session.show()
         } catch {
@@ -186,11 +199,15 @@ struct BatchRun {
         }
         defer { session.hide() }
 
-        for (stroke, place) in strokes {
+        typing: for (stroke, place) in strokes {
             do {
                 try await session.type(stroke)
             } catch {
                 switch error {
+                case .tapFailed(.failed):
+                    break typing  // the extension's process failed: reported with the field
+                case .noKey where session.fault != nil:
+                    break typing
                 case .noKey:
                     throw fail("--type: " + KeyStrokeError.noKey(stroke, place: place, keyboard: loaded.name).description, ExitStatus.badArguments)
                 case .tapFailed(let failure):
@@ -207,14 +224,23 @@ struct BatchRun {
         }
         session.hide()
         await scheduler.settle()
+        if printedErrors > Self.printedErrorLimit {
+            printError("kbhost: \(TerminalText.escaped(loaded.name)): … and \(printedErrors - Self.printedErrorLimit) more errors")
+        }
+        if let fault = session.fault { printError("kbhost: error: \(TerminalText.escaped(fault.description))") }
         let field = session.textField
         return Result(
             extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),
             documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
             selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
-            errors: session.reportedErrors, events: session.reportedEvents, actions: outputs
+            errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,
+            events: Array(session.reportedEvents), eventsDropped: session.reportedEvents.dropped > 0 ? session.reportedEvents.dropped : nil,
+            actions: outputs, fault: session.fault?.description
         )
     }
+
+    /// Errors printed on standard error as they come; the rest are counted.
+    static let printedErrorLimit = 20
 }
 
 extension ContextPolicy: ExpressibleByArgument {

@@ -17,12 +17,16 @@ struct PipedRepl {
             let line = (secure ? String(repeating: "⬤", count: text.count) : text) + "\n"
             FileHandle.standardOutput.write(Data(line.utf8))
         }
-        session.onError = { [name = session.loadedExtension.name] in printError("kbhost: \(name): \($0)") }
-        session.onExtensionEvent = { [name = session.loadedExtension.name] in printError("kbhost: \(name): \($0)") }
         var failed = false
         var lineNumber = 0
         while let line = readLine(strippingNewline: true) {
             lineNumber += 1
+            if session.fault != nil {
+                // The keyboard failed (it was said on standard error): the lines go on, typed plainly.
+                session.userInsertText(line)
+                session.userSubmit()
+                continue
+            }
             for (offset, character) in line.enumerated() {
                 do {
                     try await session.type(.character(character))
@@ -56,6 +60,25 @@ struct PipedRepl {
             }
         }
         session.hide()
+        if session.fault != nil { return ExitStatus.extensionFailed.rawValue }
         return failed ? 1 : 0
+    }
+
+    /// What a piped REPL says of a session's events, on standard error: what the keyboard reported
+    /// (its errors and events) and how it failed; the first errors of a flood, then a count.
+    static func reporter(for session: KeyboardSession) -> (SessionEvent) -> Void {
+        let name = TerminalText.escaped(session.loadedExtension.name)
+        var errors = 0
+        return { event in
+            switch event {
+            case .error(let message):
+                errors += 1
+                if errors <= BatchRun.printedErrorLimit { printError("kbhost: \(name): \(TerminalText.escaped(message))") }
+                if errors == BatchRun.printedErrorLimit + 1 { printError("kbhost: \(name): … more errors, not shown") }
+            case .extensionEvent(let reported): printError("kbhost: \(name): \(TerminalText.escaped(reported.description))")
+            case .fault(let fault): printError("kbhost: error: \(TerminalText.escaped(fault.description)); the lines go on without it")
+            default: break
+            }
+        }
     }
 }

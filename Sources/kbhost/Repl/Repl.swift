@@ -62,21 +62,23 @@ final class Repl {
         session.latency = options.latency
         session.submitsOnLineBreak = true
         session.onSubmit = { [weak self] in self?.submitted($0) }
-        session.onError = { [weak self, name = session.loadedExtension.name] in self?.message = "\(name): \($0)" }
-        session.onRequest = { [weak self] request in
-            switch request {
-            case .advanceToNextInputMode: self?.nextKeyboard()
-            case .dismissKeyboard: self?.options.showKeyboard = false
-            }
-            self?.redraw()
-        }
         session.onFieldChange = { [weak self] in self?.onFieldChanged?() }
-        session.onExtensionEvent = { [weak self] event in
-            self?.message = event.description  // the status row names the keyboard already
-            self?.redraw()
-        }
-        session.onEvent = { [weak self] event in
+        session.onEvent = { [weak self, name = session.loadedExtension.name] event in
             guard let self else { return }
+            switch event {
+            case .error(let error): message = "\(name): \(error)"
+            case .request(.advanceToNextInputMode): nextKeyboard()
+            case .request(.dismissKeyboard): options.showKeyboard = false
+            case .extensionEvent(let reported): message = reported.description  // the status row names the keyboard
+            case .fault(let fault):
+                running = nil
+                message = "\(fault) — your text is kept; keys now type into the field directly (C-x R restarts \(name))"
+            default: break
+            }
+            switch event {
+            case .request, .extensionEvent, .fault: redraw()
+            default: break
+            }
             if case .keyTapped(let position) = event {
                 // Every tap, however it was planned, lights its key and clicks (key feedback).
                 lastKey = position
@@ -97,12 +99,21 @@ final class Repl {
 
     // MARK: Keys
 
+    /// Whether the keyboard failed (isolation): the REPL is then a plain keyboard — keys type into the
+    /// field directly — until ``restart()``.
+    var isPlain: Bool { session.fault != nil }
+
     /// A printable key: the taps that type it on the keyboard as it is now.
     ///
     /// A lower-case letter while the keyboard has put shift on by itself (autocapitalization) taps the
     /// letter's key as it is, as a thumb on a phone does: the keyboard's capital stands. (`kbhost run
     /// --type` and piped lines type exactly what they are given instead.)
     func type(_ character: Character) {
+        if isPlain {
+            session.userInsertText(String(character))
+            redraw()
+            return
+        }
         if !tapPlanned(.character(character), lettersAsTheyAre: character.isLowercase) {
             message = "\(session.loadedExtension.name) has no key for \(String(character).debugDescription)"
             redraw()
@@ -163,12 +174,29 @@ final class Repl {
     /// Enter: the return key, whose line break submits the field; else the done key (a PIN pad's);
     /// the field alone if there is neither.
     func enter() {
-        if !tap(.return) && !tap(.done) { session.userSubmit() }
+        if isPlain || (!tap(.return) && !tap(.done)) { session.userSubmit() }
     }
 
     /// Backspace: the delete key; the field alone if there is none.
     func backspace() {
-        if !tap(.delete) { session.userDeleteBackward() }
+        if isPlain || !tap(.delete) { session.userDeleteBackward() }
+    }
+
+    /// C-x R: starts the keyboard again after it failed — a new process, its settings, configuration,
+    /// appearance and the field as it is now.
+    func restart() {
+        guard isPlain else {
+            message = "\(session.loadedExtension.name) is running"
+            redraw()
+            return
+        }
+        do {
+            try session.show()
+            message = "\(session.loadedExtension.name) restarted"
+        } catch {
+            message = error.description
+        }
+        redraw()
     }
 
     private func submitted(_ text: String) {
@@ -229,7 +257,7 @@ final class Repl {
 
     private func rowsBelow() -> [String] {
         var rows = statusRows()
-        if options.showKeyboard, let layout = session.configuration?.layout {
+        if options.showKeyboard, !isPlain, let layout = session.configuration?.layout {
             let appearance = session.configuration?.appearance ?? Appearance()
             let renderer = KeyboardRenderer(width: screen.width, colors: options.colors, appearance: appearance)
             let highlightsKey = session.configuration?.typing.keyFeedback.highlight ?? true
@@ -243,7 +271,7 @@ final class Repl {
     private func statusRows() -> [String] {
         let state = session.keyboardState
         let mode = session.configuration?.layout.subKeyboards[safe: state.subKeyboard]?.mode.rawValue ?? "?"
-        var parts = ["\(session.loadedExtension.name) (\(active + 1)/\(extensions.count))", mode]
+        var parts = ["\(session.loadedExtension.name) (\(active + 1)/\(extensions.count))", isPlain ? "plain keyboard" : mode]
         if state.shift != .off { parts.append(state.shift == .on ? "shift" : "caps lock") }
         parts.append(session.policy.description)
         if isSecure { parts.append("secure") }

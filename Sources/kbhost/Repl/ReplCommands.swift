@@ -22,6 +22,7 @@ enum ReplCommands {
             repl.options.showKeyboard.toggle()
             repl.redraw()
         },
+        Command(key: "R", help: "restart a keyboard that failed") { $0.restart() },
         Command(key: "h", help: "this help") { $0.help() },
     ]
 

@@ -12,6 +12,9 @@ enum ExitStatus {
     static let loadFailure = ExitCode(69)  // EX_UNAVAILABLE
     /// Anything else went wrong while the extension ran.
     static let failure = ExitCode.failure  // 1
+    /// The extension failed in its own process (isolation): it crashed, exited, hung, flooded the host
+    /// or sent something malformed. The field is still printed, as it was before the fault.
+    static let extensionFailed = ExitCode(70)  // EX_SOFTWARE
 
     static let help = """
         Exit status:
@@ -19,6 +22,7 @@ enum ExitStatus {
           1   the extension failed while running
           64  bad arguments (options, files, a cursor outside the document, text with no key to type it)
           69  the extension could not be loaded or activated
+          70  the extension failed in its own process (crashed, hung, flooded …); the field is printed as it was
         """
 }
 

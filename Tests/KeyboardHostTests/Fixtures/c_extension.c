@@ -12,7 +12,17 @@
 // one snapshot at a time, answering at the end; destroy_instance calls the host from another thread
 // and schedules a timer. What it saw is counted in fixture_counters, for the tests to read with dlsym.
 // FIXTURE_SILENT makes it never answer a command.
+//
+// Faults, each set off by tapping "b" (the first snapshot after it, for those in update_snapshot), for
+// the isolation tests: FIXTURE_FAULT_SEGV (a null dereference in key_event), FIXTURE_FAULT_ABORT (abort()
+// in update_snapshot), FIXTURE_FAULT_EXIT (exit(3) in key_event), FIXTURE_FAULT_HANG (an endless loop in
+// key_event), FIXTURE_FAULT_HANG_LATER (an endless loop in update_snapshot, a call nobody waits on),
+// FIXTURE_FAULT_EVENTS, _ERRORS, _INSERTS (a million calls in key_event), FIXTURE_FAULT_HUGE_INSERT
+// (insert_text with a length of 2^40), FIXTURE_FAULT_GARBAGE (bytes of its own on the wire, descriptor
+// 3), FIXTURE_FAULT_MEMORY (200 MB allocated and kept). FIXTURE_NAME overrides the name.
 #include <pthread.h>
+#include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include "KeyboardExtensionABI.h"
@@ -62,6 +72,44 @@ static void timer_fired(uint64_t timer) {
     live_instance->host.insert_text(live_instance->host.host, "!", 1);
 }
 #endif
+
+static int fault_armed;  /* "b" was tapped: the next snapshot sets off a snapshot fault */
+
+/* The fault the fixture was built with, set off in key_event (in_snapshot 0) or update_snapshot (1). */
+static void fault(kbx_instance *instance, int in_snapshot) {
+    (void)instance;
+#if defined(FIXTURE_FAULT_SEGV)
+    if (!in_snapshot) { volatile int *nowhere = NULL; *nowhere = 1; }
+#elif defined(FIXTURE_FAULT_ABORT)
+    if (in_snapshot) abort();
+#elif defined(FIXTURE_FAULT_EXIT)
+    if (!in_snapshot) exit(3);
+#elif defined(FIXTURE_FAULT_HANG)
+    if (!in_snapshot) for (volatile int forever = 1; forever;) {}
+#elif defined(FIXTURE_FAULT_HANG_LATER)
+    if (in_snapshot) for (volatile int forever = 1; forever;) {}
+#elif defined(FIXTURE_FAULT_EVENTS)
+    static const char event[] = "{\"name\":\"flood\"}";
+    if (!in_snapshot) for (int i = 0; i < 1000000; i++) instance->host.report_event(instance->host.host, event, strlen(event));
+#elif defined(FIXTURE_FAULT_ERRORS)
+    static const char error[] = "again";
+    if (!in_snapshot) for (int i = 0; i < 1000000; i++) instance->host.report_error(instance->host.host, error, strlen(error));
+#elif defined(FIXTURE_FAULT_INSERTS)
+    if (!in_snapshot) for (int i = 0; i < 1000000; i++) instance->host.insert_text(instance->host.host, "z", 1);
+#elif defined(FIXTURE_FAULT_HUGE_INSERT)
+    if (!in_snapshot) instance->host.insert_text(instance->host.host, "tiny", (size_t)1 << 40);
+#elif defined(FIXTURE_FAULT_GARBAGE)
+    static const unsigned char garbage[] = {5, 0, 0, 0, 0, 0, 0, 0, 0xEE, 1, 2, 3, 4};
+    if (!in_snapshot) { ssize_t written = write(3, garbage, sizeof garbage); (void)written; }
+#elif defined(FIXTURE_FAULT_MEMORY)
+    if (!in_snapshot) {
+        char *kept = malloc(200u << 20);
+        if (kept) memset(kept, 1, 200u << 20);
+    }
+#else
+    (void)in_snapshot;
+#endif
+}
 
 static kbx_instance *create_instance(const kbx_extension_descriptor *d, const kbx_host_api *host,
                                      const char *settings, size_t settings_length) {
@@ -118,6 +166,7 @@ static kbx_status create_configuration(kbx_instance *instance, kbx_configuration
 static void lifecycle(kbx_instance *instance, kbx_lifecycle_event event) { (void)instance; (void)event; }
 static void text_input(kbx_instance *instance, kbx_text_event event) { (void)instance; (void)event; }
 static void update_snapshot(kbx_instance *instance, const kbx_text_snapshot *snapshot) {
+    if (fault_armed) fault(instance, 1);
 #ifdef FIXTURE_CONTRACT
     /* The walk: one step per snapshot, until the window after the caret is empty. */
     if (instance->walking == 0) return;
@@ -139,6 +188,10 @@ static void update_snapshot(kbx_instance *instance, const kbx_text_snapshot *sna
 __attribute__((unused)) static kbx_status key_event(kbx_instance *instance, const kbx_key_event *event) {
     static const char *outputs[] = {"a", "b", "\xCC\x81"};
     if (event->sub_keyboard != 0 || event->row != 0 || event->column > 3) return KBX_STATUS_NO_SUCH_KEY;
+    if (event->column == 1) {
+        fault_armed = 1;
+        fault(instance, 0);
+    }
 #ifdef FIXTURE_PUSHES_BAD_LAYOUT
     static const char bad[] = "{\"subKeyboards\":[]}";
     instance->host.set_layout(instance->host.host, bad, strlen(bad));
@@ -192,6 +245,9 @@ static void cancel_command(kbx_instance *instance, uint64_t request) {
 #ifndef FIXTURE_VERSION
 #define FIXTURE_VERSION "0.1.0"
 #endif
+#ifndef FIXTURE_NAME
+#define FIXTURE_NAME "C Keyboard"
+#endif
 #ifdef FIXTURE_NULL_CALLBACK
 #define KEY_EVENT NULL
 #else
@@ -202,7 +258,7 @@ __attribute__((unused)) static const kbx_extension_descriptor descriptor = {
     .abi_version = FIXTURE_ABI_VERSION,
     .struct_size = FIXTURE_STRUCT_SIZE,
     .identifier = FIXTURE_IDENTIFIER,
-    .name = "C Keyboard",
+    .name = FIXTURE_NAME,
     .version = FIXTURE_VERSION,
     .create_instance = create_instance,
     .destroy_instance = destroy_instance,

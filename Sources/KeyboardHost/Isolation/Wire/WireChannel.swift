@@ -27,9 +27,16 @@ final class WireChannel: @unchecked Sendable {
         _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
     }
 
+    /// Whether the descriptor was handed to the reading source, whose cancellation closes it. Closed
+    /// exactly once either way: a second close could hit a descriptor another channel got since.
+    private var sourceOwnsDescriptor = false
+
     deinit {
-        source?.cancel()
-        if source == nil { close(fd) }
+        if let source {
+            source.cancel()
+        } else if !sourceOwnsDescriptor {
+            close(fd)
+        }
     }
 
     // MARK: Writing
@@ -78,6 +85,7 @@ final class WireChannel: @unchecked Sendable {
             }
         }
         source.setCancelHandler { [fd] in close(fd) }
+        sourceOwnsDescriptor = true
         self.source = source
         source.resume()
     }

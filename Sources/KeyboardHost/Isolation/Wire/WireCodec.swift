@@ -36,6 +36,7 @@ enum WireCodec {
         case .cancelCommand: w.u8(9)
         case .fireTimer: w.u8(10)
         case .destroyInstance: w.u8(11)
+        case .barrier: w.u8(12)
         }
         w.u64(numbered.sequence)
         w.u64(numbered.nowNanoseconds)
@@ -45,7 +46,7 @@ enum WireCodec {
             w.string(sha256)
             w.u32(version)
         case .createInstance(let settings): w.string(settings)
-        case .createConfiguration, .destroyInstance: break
+        case .createConfiguration, .destroyInstance, .barrier: break
         case .lifecycle(let event), .textInput(let event): w.u32(event)
         case .snapshot(let snapshot): w.snapshot(snapshot)
         case .keyEvent(let action, let position):
@@ -84,6 +85,7 @@ enum WireCodec {
         case 9: message = .cancelCommand(request: try r.u64())
         case 10: message = .fireTimer(token: try r.u64())
         case 11: message = .destroyInstance
+        case 12: message = .barrier
         default: throw .malformed("unknown message kind \(kind)")
         }
         try r.end()

@@ -24,6 +24,9 @@ enum ToExtension: Hashable {
     /// A timer the child set (`scheduleTimer`) is due.
     case fireTimer(token: UInt64)
     case destroyInstance
+    /// Nothing to do but answer: when the answer comes, every message before it has been handled and
+    /// what the extension called meanwhile has arrived.
+    case barrier
 }
 
 /// Child to host.
