@@ -4,6 +4,7 @@
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 static _Thread_local uint64_t current_work;
@@ -36,6 +37,10 @@ static void *watch_parent(void *unused) {
 static void become_worker(const char *parent) {
     parent_pid = (pid_t)atol(parent);
     if (getppid() != parent_pid) _exit(1);  // the parent is gone already
+    // No core file: a crash ends the child at once (writing one can take long enough to look like a
+    // hang), and an extension's memory is not the host's to keep.
+    struct rlimit none = {0, 0};
+    setrlimit(RLIMIT_CORE, &none);
     pthread_t watcher;
     pthread_create(&watcher, NULL, watch_parent, NULL);
     pthread_detach(watcher);

@@ -99,15 +99,26 @@ public final class KeyboardTestHost {
     }
 
     /// A fault of the extension's process is a failure of the test that hosts it, with what the
-    /// extension last wrote; the test goes on (the keyboard is gone: ``show()`` starts it again).
+    /// extension last wrote; the test goes on (the keyboard is gone: ``show()`` starts it again). One
+    /// found outside the test's own calls (by the watchdog) is recorded at the test's next call.
     private func record(_ fault: ExtensionFault) {
         let output = fault.standardError.suffix(10)
         let comment = fault.description + (output.isEmpty ? "" : "\nits last output:\n" + output.joined(separator: "\n"))
         if Test.current != nil {
             Issue.record(Comment(rawValue: comment), sourceLocation: sourceLocation)
         } else {
-            FileHandle.standardError.write(Data("error: \(sourceLocation): \(comment)\n".utf8))
+            unrecordedFault = comment
         }
+    }
+
+    /// A fault found outside the test's calls, not yet recorded.
+    private var unrecordedFault: String?
+
+    /// Records a fault the watchdog found, now that the test is calling.
+    private func recordLateFault() {
+        guard let comment = unrecordedFault, Test.current != nil else { return }
+        unrecordedFault = nil
+        Issue.record(Comment(rawValue: comment), sourceLocation: sourceLocation)
     }
 
     /// How the extension's process failed, if it did.
@@ -122,6 +133,8 @@ public final class KeyboardTestHost {
     }
 
     private func reportWorkLeftUndone() {
+        recordLateFault()
+        if let comment = unrecordedFault { FileHandle.standardError.write(Data("error: \(sourceLocation): \(comment)\n".utf8)) }
         let pending = pendingWork
         guard !pending.isEmpty else { return }
         let message = "KeyboardTestHost freed with work left undone (settle(), advance(by:) or hide() first): "
@@ -230,6 +243,7 @@ public final class KeyboardTestHost {
     /// a sleep on the keyboard's clock, a timeout — are left for ``advance(by:)``.
     public func settle() async {
         await scheduler.settle()
+        recordLateFault()
     }
 
     /// Moves the host's clock forward by `duration`: everything that falls due runs in order — posted
@@ -237,6 +251,7 @@ public final class KeyboardTestHost {
     /// after each; then the host is settled at the new time.
     public func advance(by duration: Duration) async {
         await scheduler.advance(by: duration)
+        recordLateFault()
     }
 
     // MARK: Work on the keyboard's side
@@ -299,6 +314,7 @@ public final class KeyboardTestHost {
 
     /// Throws ``KeyboardTestHostError/notQuiet(_:)`` if anything is left undone (``pendingWork``).
     public func assertQuiet() throws {
+        recordLateFault()
         let pending = pendingWork
         if !pending.isEmpty { throw KeyboardTestHostError.notQuiet(pending) }
     }

@@ -60,6 +60,10 @@ final class ExtensionProcess: @unchecked Sendable {
 
         var environment = ProcessInfo.processInfo.environment
         environment[Worker.environmentKey] = "\(getpid())"
+        // A crash is a crash at once: Swift's backtracer would first spend seconds symbolicating,
+        // silent on the wire, and the host would take it for a hang. (A fatalError's message is
+        // written before the signal either way, and reaches the fault report.)
+        environment["SWIFT_BACKTRACE"] = "enable=no"
         let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
         let argv = [strdup("kbhost-extension-worker"), nil]
@@ -130,6 +134,19 @@ final class ExtensionProcess: @unchecked Sendable {
             kind = signal == SIGKILL || signal == SIGTERM ? .killed(signal: signal) : .crashed(signal: signal)
         }
         return ExtensionFault(name: name, kind: kind, during: during, standardError: lastLines)
+    }
+
+    /// What the child is doing, from /proc: its state (R runnable, S sleeping, D waiting on the disk,
+    /// …) and the CPU time it has used; `nil` once it is gone.
+    var progress: (state: Character, cpu: Duration)? {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let close = stat.lastIndex(of: ")")
+        else { return nil }
+        // After "pid (name) ": state, ppid, … utime is the 12th field from the state, stime the 13th.
+        let fields = stat[stat.index(after: close)...].split(separator: " ")
+        guard fields.count > 12, let state = fields[0].first, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        let ticks = Int(sysconf(Int32(_SC_CLK_TCK)))
+        return (state, .milliseconds((user + system) * 1000 / max(ticks, 1)))
     }
 
     /// The child's resident memory in bytes, from /proc; `nil` once it is gone.

@@ -17,25 +17,13 @@ import KeyboardModel
 /// ``Limits/memory`` — each ends the child and reaches the session as one ``ExtensionFault``.
 @MainActor
 final class ProcessConnection: ExtensionConnection {
-    /// What a child may do before the host stops it.
-    struct Limits: Sendable {
-        /// How long a callback may take to be answered (IBus and Android allow 2 s).
-        var answer: Duration = .seconds(2)
-        /// How long the child may take to start and load its library.
-        var start: Duration = .seconds(20)
-        /// Calls the child may make without once being idle: more is a flood.
-        var callsWithoutPause = 200_000
-        /// Resident memory the child may use (`nil`: no limit), checked as the watchdog runs.
-        var memory: Int?
-
-        static let standard = Limits()
-    }
+    typealias Limits = IsolationLimits
 
     weak var delegate: (any ExtensionConnectionDelegate)?
     let work: ExtensionWork?
     private let loaded: LoadedExtension
     private let scheduler: any HostScheduler
-    private let limits: Limits
+    var limits: Limits
     private var process: ExtensionProcess?
     private var sequence: UInt64 = 0
     /// Messages sent and not yet covered by an `idle`, oldest first: their numbers and callbacks.
@@ -43,7 +31,11 @@ final class ProcessConnection: ExtensionConnection {
     private var callsSinceIdle = 0
     /// The callback under way in the child, for a fault's report.
     private var inFlight: String?
-    private var lastHeard = ContinuousClock.now
+    private var lastHeard = ContinuousClock.now {
+        didSet { silenceWatch = nil }
+    }
+    /// What the child was doing when it fell silent, for telling stuck from slow.
+    private var silenceWatch: SilenceWatch?
     private var watchdog: DispatchSourceTimer?
     /// Timers the child set on the host's clock, by its tokens.
     private var timers: [UInt64: @MainActor () -> Void] = [:]
@@ -223,11 +215,16 @@ final class ProcessConnection: ExtensionConnection {
         // The child may take as long as it likes as long as it talks: the limit is on its silence. One
         // that talks too much is a flood (``Limits/callsWithoutPause``).
         let silence = limit ?? limits.answer
+        var watch = SilenceWatch(since: .now, process: process)
         while fault == nil {
             guard let frame = process.channel.read(until: .now + silence) else {
-                _ = fail(.hung(after: silence), during: callback)
-                return nil
+                if watch.isHung(process, after: silence, limits: limits) {
+                    _ = fail(.hung(after: silence), during: callback)
+                    return nil
+                }
+                continue  // slow, not stuck: starved of CPU on a busy machine
             }
+            watch = SilenceWatch(since: .now, process: process)
             switch frame {
             case .success(let bytes): if let reply = handle(bytes, awaiting: awaited) { return reply }
             case .failure(.closed): _ = childEnded(during: callback)
@@ -344,9 +341,18 @@ final class ProcessConnection: ExtensionConnection {
 
     private func watch() {
         guard fault == nil, let process else { return }
-        if !outstanding.isEmpty, ContinuousClock.now - lastHeard > limits.answer {
-            _ = fail(.hung(after: limits.answer), during: inFlight ?? outstanding.first?.callback)
-            return
+        // What the child said while the host was busy elsewhere counts: read it first.
+        process.channel.pump()
+        guard fault == nil else { return }
+        if outstanding.isEmpty {
+            silenceWatch = nil
+        } else if ContinuousClock.now - lastHeard > limits.answer {
+            var watch = silenceWatch ?? SilenceWatch(since: lastHeard, process: process)
+            if watch.isHung(process, after: limits.answer, limits: limits) {
+                _ = fail(.hung(after: limits.answer), during: inFlight ?? outstanding.first?.callback)
+                return
+            }
+            silenceWatch = watch
         }
         if let limit = limits.memory, let resident = process.residentBytes, resident > limit {
             _ = fail(.memoryLimit(bytes: limit))
@@ -376,5 +382,55 @@ extension HostCommand {
     init?(code: UInt32) {
         guard let command = Self.allCases.first(where: { $0.code == code }) else { return nil }
         self = command
+    }
+}
+
+/// What a child process may do before the host stops it (``KeyboardSession/isolationLimits``).
+public struct IsolationLimits: Sendable, Equatable {
+    /// How long a callback may go unanswered with the child silent (IBus and Android allow 2 s).
+    public var answer: Duration = .seconds(2)
+    /// How long the child may take to start and load its library.
+    public var start: Duration = .seconds(20)
+    /// Calls the child may make without once being idle: more is a flood.
+    public var callsWithoutPause = 200_000
+    /// How long a silent child that is not plainly stuck (runnable, but starved of CPU on a loaded
+    /// machine) is waited for before it counts as hung all the same.
+    public var stuck: Duration = .seconds(30)
+    /// Resident memory the child may use, in bytes (`nil`: no limit), checked as the watchdog runs.
+    public var memory: Int?
+
+    public init() {}
+
+    public static let standard = IsolationLimits()
+}
+
+/// Tells a child that is stuck from one that is only slow, once it has been silent for the answer
+/// limit: stuck is asleep (blocked on a lock, a pipe, a sleep of its own) or spinning (it used at least
+/// 40% of a CPU since it fell silent — an endless loop); slow is runnable and starved of CPU, as on a
+/// loaded machine, and is waited for, up to ``IsolationLimits/stuck`` in all.
+struct SilenceWatch {
+    private let since: ContinuousClock.Instant
+    private var checkedAt: ContinuousClock.Instant
+    private var cpuThen: Duration?
+
+    init(since: ContinuousClock.Instant, process: ExtensionProcess) {
+        self.since = since
+        checkedAt = .now
+        cpuThen = process.progress?.cpu
+    }
+
+    mutating func isHung(_ process: ExtensionProcess, after silence: Duration, limits: IsolationLimits) -> Bool {
+        let now = ContinuousClock.now
+        guard now - since >= silence else { return false }
+        if now - since >= limits.stuck { return true }
+        guard let progress = process.progress else { return false }  // gone: the wire says how
+        defer {
+            checkedAt = now
+            cpuThen = progress.cpu
+        }
+        if progress.state == "S" || progress.state == "D" { return true }
+        // Spinning needs a window to be seen in: the first look only starts one.
+        guard let cpuThen, now - checkedAt >= .milliseconds(100) else { return false }
+        return (progress.cpu - cpuThen) * 10 >= (now - checkedAt) * 4
     }
 }

@@ -102,6 +102,16 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// into the controller when the extension runs on its own copy of the SDK.
     package var instanceHandle: OpaquePointer? { (connection as? InProcessConnection)?.instanceHandle }
 
+    /// What an extension in a child process may do before the host stops it (a callback unanswered,
+    /// a flood, memory); no effect in process. Applies from the next message on.
+    public var isolationLimits: IsolationLimits {
+        get { (connection as? ProcessConnection)?.limits ?? .standard }
+        set { (connection as? ProcessConnection)?.limits = newValue }
+    }
+
+    /// The process id of the child that runs the extension (isolation), while one runs.
+    public var childProcessID: Int32? { (connection as? ProcessConnection)?.childPID }
+
     /// The extension's work under way in this process, as a host on virtual time counts it.
     public var extensionWork: ExtensionWork? { connection.work }
 
@@ -228,6 +238,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     func extensionFailed(_ fault: ExtensionFault) {
         self.fault = fault
         pending.removeAll()
+        drainScheduled = false
         if isShown {
             isShown = false
             configuration = nil

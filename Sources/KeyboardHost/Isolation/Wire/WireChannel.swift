@@ -90,6 +90,19 @@ final class WireChannel: @unchecked Sendable {
         source.resume()
     }
 
+    /// Reads what has arrived and hands it to the reading handler now: for a watchdog that must not
+    /// take a host too busy to read for a child too quiet to write.
+    @MainActor
+    func pump() {
+        guard !isClosed else { return }
+        let open = fill()
+        deliverBuffered()
+        if !open, !isClosed {
+            stop()
+            handler?(nil)
+        }
+    }
+
     /// Hands the frames already read (by ``read(until:)``, past the one it returned) to the reading
     /// handler: the socket has nothing new to say about them, so its source would not.
     @MainActor
