@@ -91,3 +91,41 @@ struct RunTimeTests {
         #expect(output?.document == .text(""))
     }
 }
+
+/// `kbhost run` with an extension that fails: isolated, the field as it was and the fault, exit 70; in
+/// process, what a crash does to a host that shares its process.
+@Suite("kbhost run, with a keyboard that fails")
+struct RunFaultTests {
+    struct Output: Decodable {
+        let document: String
+        let fault: String?
+    }
+
+    @Test(arguments: [
+        ("FIXTURE_FAULT_SEGV", "keep a", "C Keyboard crashed (SIGSEGV) during key_event"),
+        ("FIXTURE_FAULT_ABORT", "keep ab", "C Keyboard crashed (SIGABRT) during update_snapshot"),
+        ("FIXTURE_FAULT_EXIT", "keep a", "C Keyboard exited with status 3 during key_event"),
+        ("FIXTURE_FAULT_GARBAGE", "keep a", "C Keyboard sent a malformed message during key_event (unknown message kind 238); the host stopped it"),
+        ("FIXTURE_FAULT_ERRORS", "keep a", "C Keyboard flooded the host during key_event (more than 200000 calls without a pause); the host stopped it"),
+    ])
+    func isolatedTheFieldIsPrintedWithTheFault(_ macro: String, _ document: String, _ line: String) throws {
+        let fixture = try CFixture.build("run-\(macro)", defines: [macro])
+        let result = try Command.run(try BuildProducts.kbhost(), ["run", fixture, "--allow-unlicensed", "--text", "keep ", "--type", "ab"])
+        #expect(result.status == 70)
+        let output = try JSONDecoder().decode(Output.self, from: Data(result.standardOutput.utf8))
+        #expect(output.document == document)
+        #expect(output.fault == line)
+        #expect(result.standardError.contains("kbhost: error: \(line)\n"))
+        // A flood of errors is counted, not printed: the first 20, then how many more.
+        #expect(result.standardError.split(separator: "\n").count < 30)
+    }
+
+    @Test func inProcessACrashTakesTheHostWithIt() throws {
+        let fixture = try CFixture.build("run-inprocess-segv", defines: ["FIXTURE_FAULT_SEGV"])
+        let result = try Command.run(try BuildProducts.kbhost(), [
+            "run", fixture, "--isolation", "in-process", "--allow-unlicensed", "--text", "keep ", "--type", "ab",
+        ])
+        #expect(result.status == 139)  // SIGSEGV: nothing printed, nothing kept — why process isolation is the default
+        #expect(result.standardOutput.isEmpty)
+    }
+}

@@ -67,7 +67,8 @@ public struct KeyboardRenderer: Sendable {
 
     private func cell(_ label: String, width: Int, code: KeyCode, lit: Bool) -> String {
         let inner = drawsColors ? width - 1 : width - 2
-        let text = DisplayWidth.prefix(of: label, fitting: max(inner, 1))
+        // A label is the extension's text: an escape sequence in it is drawn, not obeyed.
+        let text = DisplayWidth.prefix(of: TerminalText.escaped(label), fitting: max(inner, 1))
         let padding = max(inner - DisplayWidth.columns(of: text), 0)
         let centred = String(repeating: " ", count: padding / 2) + text + String(repeating: " ", count: padding - padding / 2)
         guard drawsColors else { return lit ? "<\(centred)>" : "[\(centred)]" }

@@ -189,7 +189,7 @@ struct BatchRun {
             // The first errors as they come; a flood of them is counted, not printed.
             if case .error(let message) = event {
                 printedErrors += 1
-                if printedErrors <= Self.printedErrorLimit { printError("kbhost: \(TerminalText.escaped(loaded.name)): \(TerminalText.escaped(message))") }
+                if printedErrors <= Self.printedErrorLimit { printError("kbhost: \(loaded.name): \(message)") }
             }
         }
         do {
@@ -225,9 +225,9 @@ struct BatchRun {
         session.hide()
         await scheduler.settle()
         if printedErrors > Self.printedErrorLimit {
-            printError("kbhost: \(TerminalText.escaped(loaded.name)): … and \(printedErrors - Self.printedErrorLimit) more errors")
+            printError("kbhost: \(loaded.name): … and \(printedErrors - Self.printedErrorLimit) more errors")
         }
-        if let fault = session.fault { printError("kbhost: error: \(TerminalText.escaped(fault.description))") }
+        if let fault = session.fault { printError("kbhost: error: \(fault.description)") }
         let field = session.textField
         return Result(
             extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),

@@ -67,16 +67,16 @@ struct PipedRepl {
     /// What a piped REPL says of a session's events, on standard error: what the keyboard reported
     /// (its errors and events) and how it failed; the first errors of a flood, then a count.
     static func reporter(for session: KeyboardSession) -> (SessionEvent) -> Void {
-        let name = TerminalText.escaped(session.loadedExtension.name)
+        let name = session.loadedExtension.name
         var errors = 0
         return { event in
             switch event {
             case .error(let message):
                 errors += 1
-                if errors <= BatchRun.printedErrorLimit { printError("kbhost: \(name): \(TerminalText.escaped(message))") }
+                if errors <= BatchRun.printedErrorLimit { printError("kbhost: \(name): \(message)") }
                 if errors == BatchRun.printedErrorLimit + 1 { printError("kbhost: \(name): … more errors, not shown") }
-            case .extensionEvent(let reported): printError("kbhost: \(name): \(TerminalText.escaped(reported.description))")
-            case .fault(let fault): printError("kbhost: error: \(TerminalText.escaped(fault.description)); the lines go on without it")
+            case .extensionEvent(let reported): printError("kbhost: \(name): \(reported.description)")
+            case .fault(let fault): printError("kbhost: error: \(fault.description); the lines go on without it")
             default: break
             }
         }

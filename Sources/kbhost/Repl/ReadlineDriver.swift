@@ -53,21 +53,60 @@ final class ReadlineDriver {
         input.setEventHandler { MainActor.assumeIsolated { ReadlineDriver.current?.readCharacter() } }
         input.resume()
         sources.append(input)
-        onSignal(SIGINT) { $0.clearLine() }
-        onSignal(SIGTERM) { $0.exit(143) }
-        onSignal(SIGHUP) { $0.exit(129) }
+        onSignal(SIGINT, orExit: 130) { $0.clearLine() }
+        onSignal(SIGTERM, orExit: 143) { $0.exit(143) }
+        onSignal(SIGHUP, orExit: 129) { $0.exit(129) }
         onSignal(SIGWINCH) { driver in
             rl_resize_terminal()
             driver.repl.redraw()
         }
     }
 
-    private func onSignal(_ signalNumber: Int32, _ handler: @escaping @MainActor (ReadlineDriver) -> Void) {
+    /// Handles `signalNumber` on the main queue. With `orExit`, the user can always leave: the signal
+    /// is taken on a queue of its own, which hands it to the main queue and waits a second; if the
+    /// main queue does not take it — an extension's callback in this process never returned — the
+    /// terminal is restored here and kbhost exits with `orExit`.
+    private func onSignal(
+        _ signalNumber: Int32, orExit status: Int32? = nil, _ handler: @escaping @MainActor (ReadlineDriver) -> Void
+    ) {
         signal(signalNumber, SIG_IGN)
-        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
-        source.setEventHandler { MainActor.assumeIsolated { ReadlineDriver.current.map(handler) } }
+        guard let status else {
+            let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: .main)
+            source.setEventHandler { MainActor.assumeIsolated { ReadlineDriver.current.map(handler) } }
+            source.resume()
+            sources.append(source)
+            return
+        }
+        let source = DispatchSource.makeSignalSource(signal: signalNumber, queue: Self.signalQueue)
+        source.setEventHandler(handler: Self.handOver(status: status, to: handler))
         source.resume()
         sources.append(source)
+    }
+
+    private static let signalQueue = DispatchQueue(label: "kbhost.signals")
+
+    /// The signal queue's handler: not isolated to the main actor, for it runs while the main queue
+    /// may be stuck.
+    private nonisolated static func handOver(
+        status: Int32, to handler: @escaping @MainActor (ReadlineDriver) -> Void
+    ) -> @Sendable () -> Void {
+        nonisolated(unsafe) let handler = handler
+        return {
+            let taken = DispatchSemaphore(value: 0)
+            DispatchQueue.main.async {
+                MainActor.assumeIsolated { ReadlineDriver.current.map(handler) }
+                taken.signal()
+            }
+            if taken.wait(timeout: .now() + 1) == .timedOut { leaveStuck(status) }
+        }
+    }
+
+    /// The main queue is stuck in an extension's callback: restore the terminal from here and go.
+    private nonisolated static func leaveStuck(_ status: Int32) -> Never {
+        kbx_restore_terminal()
+        let message = "\r\n\u{1B}[J\u{1B}[0mkbhost: the keyboard does not answer (a callback of an extension in kbhost's process never returned); the terminal was restored\r\n"
+        FileHandle.standardError.write(Data(message.utf8))
+        _exit(status)
     }
 
     private func readCharacter() {

@@ -154,7 +154,7 @@ final class Repl {
                 if try session.tapToward(stroke) { return true }
             } catch {
                 guard case .tapFailed(let failure) = error else { return false }
-                message = failure.description
+                if session.fault == nil { message = failure.description }  // a fault says more itself
                 return true
             }
         }
@@ -166,7 +166,7 @@ final class Repl {
         do {
             try session.tap(position)
         } catch {
-            message = error.description
+            if session.fault == nil { message = error.description }
         }
         redraw()
     }
@@ -203,7 +203,7 @@ final class Repl {
         if isSecure {
             screen.printAbove([screen.style("› ", "2") + String(repeating: "⬤", count: text.count)])
         } else {
-            screen.printAbove([screen.style("› ", "2") + text])
+            screen.printAbove([screen.style("› ", "2") + screen.safe(text)])
             onSubmitted?(text)
         }
         redraw()
@@ -278,10 +278,10 @@ final class Repl {
         if case .notChecked = options.setup.licensing { parts.append("LICENSES NOT CHECKED") }
         let row = parts.joined(separator: " · ")
         let width = screen.width - 1
-        func fitted(_ text: String) -> String { screen.style(DisplayWidth.prefix(of: text, fitting: width), "2") }
+        func fitted(_ text: String) -> String { screen.style(DisplayWidth.prefix(of: screen.safe(text), fitting: width), "2") }
         if let running { return [fitted(row + " │ \(running.command)… \(running.snapshots) round trips")] }
         guard let message else { return [fitted(row + " │ C-x h: help")] }
-        if DisplayWidth.columns(of: row + " │ " + message) <= width { return [fitted(row + " │ " + message)] }
+        if DisplayWidth.columns(of: screen.safe(row + " │ " + message)) <= width { return [fitted(row + " │ " + message)] }
         return [fitted(row + " │ C-x h: help"), fitted("  " + message)]
     }
 }

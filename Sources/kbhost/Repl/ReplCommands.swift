@@ -99,7 +99,7 @@ extension Repl {
         }
         let traits = field.traits
         var lines = [
-            screen.style("proxy inspector — \(session.loadedExtension)", "1"),
+            screen.style("proxy inspector — \(screen.safe(session.loadedExtension.description))", "1"),
             "  policy                     \(policy)",
             "  documentContextBeforeInput \(shown(field.contextBefore(policy)))",
             "  documentContextAfterInput  \(shown(field.contextAfter(policy)))",
@@ -111,7 +111,7 @@ extension Repl {
             "  keyboard                   sub-keyboard \(session.keyboardState.subKeyboard), shift \(session.keyboardState.shift)",
             "  last callbacks",
         ]
-        lines += recentEvents.map { "    \($0)" }
+        lines += recentEvents.map { "    \(screen.safe($0.description))" }
         screen.printAbove(lines)
         redraw()
     }

@@ -34,6 +34,12 @@ final class Screen {
         write(out)
     }
 
+    /// `text` as the terminal may show it: control characters escaped (``TerminalText``). For every
+    /// piece of text an extension or the user controls, before it is styled.
+    func safe(_ text: some StringProtocol) -> String {
+        TerminalText.escaped(text)
+    }
+
     /// Prints `lines` above the field (into the scrollback); the caller draws again after.
     func printAbove(_ lines: [String]) {
         write("\r" + Self.clearBelow + lines.map { $0 + Self.clearLine }.joined(separator: "\r\n") + "\r\n")
@@ -53,25 +59,28 @@ final class Screen {
     /// The row: the prompt, then as much of the text around the cursor as fits (a single-line field
     /// scrolls sideways), and the column of the cursor.
     private func fieldRow(prompt: String, text: String, cursor: Int, width: Int) -> (String, Int) {
+        let prompt = TerminalText.escaped(prompt)
         let promptWidth = DisplayWidth.columns(of: prompt)
         let room = max(width - 1 - promptWidth, 4)
         // Out from the cursor, one Character at a time: as much before it as leaves a column for the
-        // cursor, then as much after as fits. Costs the row's width, not the line's length.
+        // cursor, then as much after as fits. Costs the row's width, not the line's length. Each
+        // Character as it is shown: a line break or an escape in the field drawn escaped, never acted on.
         let characters = Array(text)
+        func shown(_ index: Int) -> String { TerminalText.escaped(String(characters[index])) }
         let cursor = min(cursor, characters.count)
         var start = cursor
         var before = 0
-        while start > 0, before + DisplayWidth.columns(of: characters[start - 1]) <= room - 1 {
+        while start > 0, before + DisplayWidth.columns(of: shown(start - 1)) <= room - 1 {
             start -= 1
-            before += DisplayWidth.columns(of: characters[start])
+            before += DisplayWidth.columns(of: shown(start))
         }
         var end = cursor
         var used = before
-        while end < characters.count, used + DisplayWidth.columns(of: characters[end]) <= room {
-            used += DisplayWidth.columns(of: characters[end])
+        while end < characters.count, used + DisplayWidth.columns(of: shown(end)) <= room {
+            used += DisplayWidth.columns(of: shown(end))
             end += 1
         }
-        return (style(prompt, "1;36") + String(characters[start..<end]), promptWidth + before)
+        return (style(prompt, "1;36") + TerminalText.escaped(String(characters[start..<end])), promptWidth + before)
     }
 
     /// The terminal's bell: the key click of a keyboard whose key feedback has sound.

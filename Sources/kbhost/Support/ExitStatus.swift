@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeyboardHost
 
 /// kbhost's exit statuses. Scripts and CI tell failures apart by them, so they never change meaning.
 enum ExitStatus {
@@ -33,9 +34,11 @@ func fail(_ message: String, _ status: ExitCode) -> ExitCode {
     return status
 }
 
+/// Prints one line on standard error, with any control character in it (from an extension's name, an
+/// error it reported, a file) shown escaped rather than acted on by the terminal.
 func printError(_ line: String) {
     var standardError = StandardError()
-    print(line, to: &standardError)
+    print(TerminalText.escaped(line), to: &standardError)
 }
 
 struct StandardError: TextOutputStream {
