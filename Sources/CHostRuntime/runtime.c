@@ -1,6 +1,8 @@
+#define _GNU_SOURCE  // memfd_create
 #include "CHostRuntime.h"
 
 #include <dirent.h>
+#include <sys/mman.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -23,6 +25,28 @@ extern void kbx_run_extension_worker(void);
 
 static pid_t parent_pid;
 
+// MARK: Progress: which message a worker is handling, in memory its host shares
+
+uint64_t *kbx_progress_create(int *descriptor) {
+    int fd = memfd_create("kbhost-worker-progress", MFD_CLOEXEC);
+    if (fd < 0) return NULL;
+    if (ftruncate(fd, sizeof(uint64_t)) != 0) { close(fd); return NULL; }
+    void *page = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (page == MAP_FAILED) { close(fd); return NULL; }
+    *descriptor = fd;
+    return page;
+}
+
+uint64_t kbx_progress_read(const uint64_t *page) { return __atomic_load_n(page, __ATOMIC_ACQUIRE); }
+
+void kbx_progress_release(uint64_t *page) { munmap(page, sizeof(uint64_t)); }
+
+static uint64_t *worker_progress;
+
+void kbx_worker_note_progress(uint64_t sequence) {
+    if (worker_progress) __atomic_store_n(worker_progress, sequence, __ATOMIC_RELEASE);
+}
+
 // Ends the worker once its parent is gone, even with its main thread stuck in an extension's endless
 // loop. (Not PR_SET_PDEATHSIG: that follows the parent *thread* that started the child, and a host's
 // main queue runs on dispatch worker threads, which come and go.)
@@ -33,7 +57,7 @@ static void *watch_parent(void *unused) {
 }
 
 // A child the host started to run an extension: it dies with its parent, and inherits no descriptor but
-// 0, 1, 2 and the wire (3).
+// 0, 1, 2 and the wire (3); the progress page (4) is mapped and its descriptor closed.
 static void become_worker(const char *parent) {
     parent_pid = (pid_t)atol(parent);
     if (getppid() != parent_pid) _exit(1);  // the parent is gone already
@@ -44,6 +68,8 @@ static void become_worker(const char *parent) {
     pthread_t watcher;
     pthread_create(&watcher, NULL, watch_parent, NULL);
     pthread_detach(watcher);
+    void *page = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0);
+    if (page != MAP_FAILED) worker_progress = page;
     DIR *fds = opendir("/proc/self/fd");
     if (fds) {
         int own = dirfd(fds);

@@ -130,6 +130,12 @@ struct ReplTests {
         try terminal.waitFor("abc") { fieldRow($0).hasSuffix("› abc") }
         try terminal.press("C-c")
         try terminal.waitFor("an empty line") { $0.contains("line cleared") && fieldText($0) == "" }
+        // C-c is the host's: the keyboard (in a process of its own) neither got nor died of it.
+        try terminal.type("d")
+        let after = try terminal.waitFor("d typed through the keyboard") { fieldRow($0).hasSuffix("› d") }
+        #expect(after.contains("· letters ·") && !after.contains("plain keyboard"))
+        try terminal.press("BSpace")
+        try terminal.waitFor("an empty line again") { fieldText($0) == "" && !$0.contains("› d") }
         try terminal.press("C-d")
         let screen = try terminal.waitFor("the exit") { $0.contains("EXIT=0") }
         // The keyboard is gone: the terminal is left with the last line and the shell's output.

@@ -120,6 +120,24 @@ struct RunFaultTests {
         #expect(result.standardError.split(separator: "\n").count < 30)
     }
 
+    @Test func anExtensionOverTheMemoryLimitIsStoppedAndWithoutALimitRuns() throws {
+        let fixture = try CFixture.build("run-memory", defines: ["FIXTURE_FAULT_MEMORY"])  // keeps 200 MB on a key
+        let arguments = ["run", fixture, "--allow-unlicensed", "--text", "keep ", "--type", "ab"]
+        let limited = try Command.run(try BuildProducts.kbhost(), arguments + ["--memory-limit", "64"])
+        #expect(limited.status == 70)
+        let output = try JSONDecoder().decode(Output.self, from: Data(limited.standardOutput.utf8))
+        #expect(output.fault == "C Keyboard went over its memory limit of 64 MB during key_event; the host stopped it")
+        #expect(output.document.hasPrefix("keep "))
+
+        let unlimited = try Command.run(try BuildProducts.kbhost(), arguments)
+        #expect(unlimited.status == 0, "\(unlimited.standardError)")
+        #expect(try JSONDecoder().decode(Output.self, from: Data(unlimited.standardOutput.utf8)).document == "keep ab")
+
+        let inProcess = try Command.run(try BuildProducts.kbhost(), arguments + ["--memory-limit", "64", "--isolation", "in-process"])
+        #expect(inProcess.status == 64)
+        #expect(inProcess.standardError.contains("--memory-limit needs each extension in a process of its own"))
+    }
+
     @Test func inProcessACrashTakesTheHostWithIt() throws {
         let fixture = try CFixture.build("run-inprocess-segv", defines: ["FIXTURE_FAULT_SEGV"])
         let result = try Command.run(try BuildProducts.kbhost(), [

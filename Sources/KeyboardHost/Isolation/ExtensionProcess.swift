@@ -1,3 +1,4 @@
+import CHostRuntime
 import Dispatch
 import Foundation
 import Synchronization
@@ -21,6 +22,8 @@ final class ExtensionProcess: @unchecked Sendable {
     let channel: WireChannel
     private let output: OutputTail
     private let exitStatus = Mutex<Int32?>(nil)
+    /// The page the child notes the message it is handling in (see CHostRuntime.h).
+    private let progressPage: UnsafeMutablePointer<UInt64>?
 
     /// Starts a worker; `nil` and why if it cannot be.
     static func launch() -> Result<ExtensionProcess, ExtensionFault.Kind> {
@@ -33,9 +36,12 @@ final class ExtensionProcess: @unchecked Sendable {
             close(sockets[0]); close(sockets[1])
             return .failure(.couldNotStart("pipe: \(String(cString: strerror(errno)))"))
         }
+        var pageDescriptor: Int32 = -1
+        let page = kbx_progress_create(&pageDescriptor)
         defer {
             close(sockets[1])
             close(pipeEnds[1])
+            if page != nil { close(pageDescriptor) }
         }
 
         var actions = posix_spawn_file_actions_t()
@@ -45,8 +51,11 @@ final class ExtensionProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
         posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
         posix_spawn_file_actions_adddup2(&actions, sockets[1], Worker.wireDescriptor)
+        if page != nil { posix_spawn_file_actions_adddup2(&actions, pageDescriptor, Worker.progressDescriptor) }
 
-        // Signals as a new process expects them, whatever the host blocked or ignored.
+        // Signals as a new process expects them, whatever the host blocked or ignored; and a process
+        // group of its own, so the terminal's signals (C-c, C-\, C-z) reach the host alone — the host
+        // decides what a C-c means, and it never means "kill the keyboard".
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -56,7 +65,8 @@ final class ExtensionProcess: @unchecked Sendable {
         sigfillset(&all)
         posix_spawnattr_setsigmask(&attributes, &none)
         posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        posix_spawnattr_setpgroup(&attributes, 0)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
 
         var environment = ProcessInfo.processInfo.environment
         environment[Worker.environmentKey] = "\(getpid())"
@@ -73,19 +83,29 @@ final class ExtensionProcess: @unchecked Sendable {
         let spawned = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
         guard spawned == 0 else {
             close(sockets[0]); close(pipeEnds[0])
+            if let page { kbx_progress_release(page) }
             return .failure(.couldNotStart("cannot start a child process: \(String(cString: strerror(spawned)))"))
         }
-        return .success(ExtensionProcess(pid: pid, wire: sockets[0], output: pipeEnds[0]))
+        return .success(ExtensionProcess(pid: pid, wire: sockets[0], output: pipeEnds[0], progressPage: page))
     }
 
-    private init(pid: pid_t, wire: Int32, output: Int32) {
+    private init(pid: pid_t, wire: Int32, output: Int32, progressPage: UnsafeMutablePointer<UInt64>?) {
         self.pid = pid
         channel = WireChannel(fd: wire)
         self.output = OutputTail(fd: output)
+        self.progressPage = progressPage
     }
 
     deinit {
         terminate()
+        if let progressPage { kbx_progress_release(progressPage) }
+    }
+
+    /// The number of the message the child last began to handle (0 before the first); `nil` if the
+    /// page could not be shared. It stays readable after the child has died: how the host tells which
+    /// callback a crash happened in.
+    var lastBegun: UInt64? {
+        progressPage.map { kbx_progress_read($0) }
     }
 
     /// The child's last lines of standard output and error, oldest first.

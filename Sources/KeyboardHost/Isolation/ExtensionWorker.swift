@@ -1,3 +1,4 @@
+import CHostRuntime
 import Dispatch
 import Foundation
 import KeyboardExtensionABI
@@ -12,6 +13,8 @@ import Glibc
 enum Worker {
     /// The descriptor the wire is on in the child.
     static let wireDescriptor: Int32 = 3
+    /// Where the child finds the page it notes its progress in (CHostRuntime maps it before `main`).
+    static let progressDescriptor: Int32 = 4
     /// Set (to the parent's pid) in a child's environment: CHostRuntime's constructor then runs the
     /// worker instead of `main`.
     static let environmentKey = "KBHOST_EXTENSION_WORKER"
@@ -72,6 +75,7 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         }
         scheduler.hostNow.withLock { $0 = numbered.nowNanoseconds }
         handled = numbered.sequence
+        kbx_worker_note_progress(numbered.sequence)
         handle(numbered.message, sequence: numbered.sequence)
         reportIdleWhenIdle()
     }

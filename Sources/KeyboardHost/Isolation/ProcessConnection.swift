@@ -195,7 +195,7 @@ final class ProcessConnection: ExtensionConnection {
         outstanding.append((sequence, name(of: message)))
         work?.began()
         guard process.channel.write(WireCodec.encode(numbered), timeout: limits.answer) else {
-            _ = childEnded(during: outstanding.first?.callback)
+            _ = childEnded()
             return nil
         }
         return sequence
@@ -219,7 +219,7 @@ final class ProcessConnection: ExtensionConnection {
         while fault == nil {
             guard let frame = process.channel.read(until: .now + silence) else {
                 if watch.isHung(process, after: silence, limits: limits) {
-                    _ = fail(.hung(after: silence), during: callback)
+                    _ = fail(.hung(after: silence))
                     return nil
                 }
                 continue  // slow, not stuck: starved of CPU on a busy machine
@@ -227,7 +227,7 @@ final class ProcessConnection: ExtensionConnection {
             watch = SilenceWatch(since: .now, process: process)
             switch frame {
             case .success(let bytes): if let reply = handle(bytes, awaiting: awaited) { return reply }
-            case .failure(.closed): _ = childEnded(during: callback)
+            case .failure(.closed): _ = childEnded()
             case .failure(let error): received(.failure(error))
             }
         }
@@ -242,7 +242,7 @@ final class ProcessConnection: ExtensionConnection {
         case .success(let bytes)?: _ = handle(bytes, awaiting: nil)
         case .failure(.tooLarge(let bytes))?: _ = fail(.flooded("a message of \(bytes) bytes"))
         case .failure(let error)?: _ = fail(.malformed(error.description))
-        case nil: _ = childEnded(during: inFlight ?? outstanding.first?.callback)
+        case nil: _ = childEnded()
         }
     }
 
@@ -263,7 +263,7 @@ final class ProcessConnection: ExtensionConnection {
         case .call(let call):
             callsSinceIdle += 1
             if callsSinceIdle > limits.callsWithoutPause {
-                _ = fail(.flooded("more than \(limits.callsWithoutPause) calls without a pause"), during: inFlight)
+                _ = fail(.flooded("more than \(limits.callsWithoutPause) calls without a pause"))
                 return nil
             }
             delegate?.extensionCalled(call)
@@ -278,6 +278,8 @@ final class ProcessConnection: ExtensionConnection {
             timers.removeValue(forKey: token)?()
         case .idle(let sequence):
             callsSinceIdle = 0
+            // Memory is looked at whenever the child has finished something, and by the watchdog.
+            if checkMemory() { return nil }
             let covered = outstanding.prefix { $0.sequence <= sequence }.count
             outstanding.removeFirst(covered)
             for _ in 0..<covered { work?.ended() }
@@ -287,18 +289,28 @@ final class ProcessConnection: ExtensionConnection {
 
     // MARK: Faults
 
+    /// The callback the child is in, for a fault's report: the message it last began (it notes that in
+    /// memory the host shares), while that is unanswered. Several unwaited messages may be on their way
+    /// at once, and the oldest is not always the one a crash happened in. `nil` when the child has
+    /// answered everything it began: then it failed in work of its own (a thread, a task).
+    private var currentCallback: String? {
+        guard let begun = process?.lastBegun else { return inFlight ?? outstanding.first?.callback }
+        return outstanding.first { $0.sequence == begun }?.callback
+    }
+
     /// The wire closed or a write failed: how the child ended is the fault.
-    private func childEnded(during callback: String?) -> ExtensionFault? {
+    private func childEnded() -> ExtensionFault? {
         guard fault == nil, let process else { return fault }
-        return report(process.fault(name: loaded.name, during: callback))
+        return report(process.fault(name: loaded.name, during: currentCallback))
     }
 
     /// The host stops the child for `kind`.
-    private func fail(_ kind: ExtensionFault.Kind, during callback: String? = nil) -> ExtensionFault? {
+    private func fail(_ kind: ExtensionFault.Kind) -> ExtensionFault? {
         guard fault == nil else { return fault }
+        let callback = currentCallback
         let lines = process?.lastLines ?? []
         stopChild()
-        return report(ExtensionFault(name: loaded.name, kind: kind, during: callback ?? inFlight, standardError: lines))
+        return report(ExtensionFault(name: loaded.name, kind: kind, during: callback, standardError: lines))
     }
 
     private func report(_ fault: ExtensionFault) -> ExtensionFault {
@@ -349,14 +361,19 @@ final class ProcessConnection: ExtensionConnection {
         } else if ContinuousClock.now - lastHeard > limits.answer {
             var watch = silenceWatch ?? SilenceWatch(since: lastHeard, process: process)
             if watch.isHung(process, after: limits.answer, limits: limits) {
-                _ = fail(.hung(after: limits.answer), during: inFlight ?? outstanding.first?.callback)
+                _ = fail(.hung(after: limits.answer))
                 return
             }
             silenceWatch = watch
         }
-        if let limit = limits.memory, let resident = process.residentBytes, resident > limit {
-            _ = fail(.memoryLimit(bytes: limit))
-        }
+        _ = checkMemory()
+    }
+
+    /// Stops a child over its memory limit, as iOS stops a keyboard over its own; whether it did.
+    private func checkMemory() -> Bool {
+        guard let limit = limits.memory, let process, let resident = process.residentBytes, resident > limit else { return false }
+        _ = fail(.memoryLimit(bytes: limit))
+        return true
     }
 
     private func name(of message: ToExtension) -> String {

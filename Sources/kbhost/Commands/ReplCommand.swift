@@ -65,8 +65,7 @@ struct ReplCommand: AsyncParsableCommand {
 
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if !interactive {
-            let session = KeyboardSession(extension: loaded[0], textField: TextField(text: text), policy: host.policy, licensing: setup.licensing)
-            session.settings = setup.settings(for: loaded[0])
+            let session = setup.session(for: loaded[0], field: TextField(text: text), policy: host.policy)
             // Events from the first appearance on go to standard error (PipedRepl says more).
             session.onEvent = PipedRepl.reporter(for: session)
             session.latency = .milliseconds(host.latency)

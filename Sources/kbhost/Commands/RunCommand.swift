@@ -178,11 +178,7 @@ struct BatchRun {
             throw fail(error.description, ExitStatus.loadFailure)
         }
         let scheduler = VirtualScheduler()
-        let session = KeyboardSession(
-            extension: loaded, textField: TextField(text: seed, cursor: cursor), policy: policy, licensing: setup.licensing,
-            scheduler: scheduler
-        )
-        session.settings = setup.settings(for: loaded)
+        let session = setup.session(for: loaded, field: TextField(text: seed, cursor: cursor), policy: policy, scheduler: scheduler)
         session.latency = latency
         var printedErrors = 0
         session.onEvent = { event in

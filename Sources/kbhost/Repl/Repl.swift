@@ -43,11 +43,7 @@ final class Repl {
         self.extensions = extensions
         self.options = options
         screen = Screen(colors: options.colors)
-        session = KeyboardSession(
-            extension: extensions[0], textField: TextField(text: document), policy: options.policy,
-            licensing: options.setup.licensing
-        )
-        session.settings = options.setup.settings(for: extensions[0])
+        session = options.setup.session(for: extensions[0], field: TextField(text: document), policy: options.policy)
         configure(session)
     }
 
@@ -218,11 +214,7 @@ final class Repl {
             return
         }
         let next = (active + 1) % extensions.count
-        let candidate = KeyboardSession(
-            extension: extensions[next], textField: session.textField, policy: session.policy,
-            licensing: options.setup.licensing
-        )
-        candidate.settings = options.setup.settings(for: extensions[next])
+        let candidate = options.setup.session(for: extensions[next], field: session.textField, policy: session.policy)
         configure(candidate)
         session.hide()
         do {

@@ -61,11 +61,21 @@ struct HostOptions: ParsableArguments {
     ))
     var isolation: Isolation?
 
+    @Option(help: ArgumentHelp(
+        "Stop an extension in its own process when it uses more than this many MB of memory, as iOS stops a keyboard (about 48 MB for years; 90 MB on iPadOS 26). Default: no limit.",
+        valueName: "MB"
+    ))
+    var memoryLimit: Int?
+
     /// Where extensions run when --isolation is not given.
     var defaultIsolation: Isolation { .process }
 
     func validate() throws {
         if latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
+        if let memoryLimit, memoryLimit <= 0 { throw ValidationError("--memory-limit must be above 0 MB, not \(memoryLimit)") }
+        if memoryLimit != nil, isolation == .inProcess {
+            throw ValidationError("--memory-limit needs each extension in a process of its own; leave out --isolation in-process")
+        }
     }
 
     /// Reads the configuration file and the flags: how licenses are checked and what each extension is
@@ -112,7 +122,7 @@ struct HostOptions: ParsableArguments {
         return HostSetup(
             licensing: licensing, configuration: configuration, flags: flags, dataRoot: dataRoot,
             bundleDirectories: bundles + configuration.bundleDirectories + [dataRoot + "/bundles"],
-            isolation: isolation ?? defaultIsolation
+            isolation: isolation ?? defaultIsolation, memoryLimit: memoryLimit.map { $0 << 20 }
         )
     }
 }
@@ -130,6 +140,8 @@ final class HostSetup: @unchecked Sendable {
     let bundleDirectories: [String]
     /// Where extensions run: in child processes of their own, or in kbhost's.
     let isolation: Isolation
+    /// The memory an extension in its own process may use, in bytes.
+    let memoryLimit: Int?
 
     /// What `loaded` is handed: its bundle's layout and license, under its entry's settings in the
     /// configuration, under the flags; and its storage folder (made now; without one, if it cannot be
@@ -145,6 +157,15 @@ final class HostSetup: @unchecked Sendable {
         return settings
     }
 
+    /// A session for `loaded` on `field`, set up as the options say: settings, licensing, limits.
+    @MainActor
+    func session(for loaded: LoadedExtension, field: TextField, policy: ContextPolicy, scheduler: any HostScheduler = MainQueueScheduler()) -> KeyboardSession {
+        let session = KeyboardSession(extension: loaded, textField: field, policy: policy, licensing: licensing, scheduler: scheduler)
+        session.settings = settings(for: loaded)
+        session.isolationLimits.memory = memoryLimit
+        return session
+    }
+
     /// The extensions the configuration lists with a path, to load when none is named.
     var configuredPaths: [String] { configuration.extensions.compactMap(\.path) }
 
@@ -153,9 +174,10 @@ final class HostSetup: @unchecked Sendable {
 
     init(
         licensing: Licensing, configuration: HostConfiguration, flags: HostSettings, dataRoot: String,
-        bundleDirectories: [String], isolation: Isolation
+        bundleDirectories: [String], isolation: Isolation, memoryLimit: Int?
     ) {
         self.isolation = isolation
+        self.memoryLimit = memoryLimit
         self.licensing = licensing
         self.configuration = configuration
         self.flags = flags
