@@ -25,6 +25,9 @@ let package = Package(
         .library(name: "HelloKeyboard", type: .dynamic, targets: ["HelloKeyboard"]),
         .library(name: "QwertyKeyboard", type: .dynamic, targets: ["QwertyKeyboard"]),
         .library(name: "SecurePasscodeKeyboard", type: .dynamic, targets: ["SecurePasscodeKeyboard"]),
+        // A test fixture, not a sample: a Swift keyboard that crashes and hangs on given keys, for the
+        // isolation tests (a library the tests load must be a product to be built as one).
+        .library(name: "FaultyKeyboard", type: .dynamic, targets: ["FaultyKeyboard"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -86,6 +89,8 @@ let package = Package(
             ],
             path: "samples/SecurePasscodeKeyboard", exclude: ["README.md"]
         ),
+
+        .target(name: "FaultyKeyboard", dependencies: ["KeyboardExtension"], path: "Tests/Fixtures/FaultyKeyboard"),
 
         // Helpers our own tests share: where the built products are, the C fixture, running commands.
         .target(

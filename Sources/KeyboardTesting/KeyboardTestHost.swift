@@ -43,21 +43,23 @@ public final class KeyboardTestHost {
     private let inProcess: Bool
     private let sourceLocation: SourceLocation
 
-    /// Hosts `controller` in process: no shared library needed.
+    /// Hosts `controller`, a class of your tests: no shared library needed. Where `isolation` says: in
+    /// the test's process (the default: a debugger sees it, and ``controller`` is the live instance),
+    /// or in a child process of its own — the test binary started again, which finds the class by its
+    /// name, so the class must be declared at the top level of a file (not inside a function).
     public convenience init(
         _ controller: KeyboardViewController.Type, id: String? = nil, name: String? = nil,
         document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
-        settings: HostSettings = .none,
+        settings: HostSettings = .none, isolation: Isolation = .inProcess,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
         let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         let typeName = String(describing: controller)
         let identifier = id ?? "test.inprocess." + typeName.filter { $0.isLetter || $0.isNumber }
-        let descriptor = controller.export(id: identifier, name: name ?? typeName, version: "0.0.0")
-        let loaded = try ExtensionLoader.validate(descriptor: descriptor, source: "in-process \(typeName)")
-        self.init(loaded, inProcess: true, document: document, cursor: cursor, policy: policy, latency: latency, traits: traits,
-                  licensing: licensing, settings: settings, sourceLocation: sourceLocation)
+        let loaded = try ExtensionLoader.load(class: controller, identifier: identifier, name: name ?? typeName, isolation: isolation)
+        self.init(loaded, inProcess: isolation == .inProcess, document: document, cursor: cursor, policy: policy, latency: latency,
+                  traits: traits, licensing: licensing, settings: settings, sourceLocation: sourceLocation)
     }
 
     /// Hosts the extension built at `path` (`lib<Name>.so`), loaded with the real loader, where
@@ -102,7 +104,7 @@ public final class KeyboardTestHost {
     /// extension last wrote; the test goes on (the keyboard is gone: ``show()`` starts it again). One
     /// found outside the test's own calls (by the watchdog) is recorded at the test's next call.
     private func record(_ fault: ExtensionFault) {
-        let output = fault.standardError.suffix(10)
+        let output = fault.lastWords
         let comment = fault.description + (output.isEmpty ? "" : "\nits last output:\n" + output.joined(separator: "\n"))
         if Test.current != nil {
             Issue.record(Comment(rawValue: comment), sourceLocation: sourceLocation)

@@ -65,6 +65,36 @@ struct FullDocumentPropertyTests {
         }
     }
 
+    /// The same walks asked for by the host (a host command, answered over the wire), with the keyboard
+    /// in a child process of its own: the text crosses the wire both ways, and must come back exact.
+    @Test func aReadAndADeleteTheHostAsksForAreExactInAChildProcess() async {
+        await propertyCheck(
+            count: 40, input: UnicodeSamples.document(pieces: 0...60), Gen.element(of: Self.policies),
+            Gen.int(in: 0...300), Gen.int(in: 0...20)
+        ) { text, policy, cursor, latency in
+            let host = try! KeyboardTestHost(WalkerKeyboard.self, document: text, policy: policy ?? .sentence,
+                                             latency: .milliseconds(latency), isolation: .process)
+            try! host.show()
+            host.userMovesCursor(to: cursor)
+            let position = host.cursor
+            let read = host.send(.readFullDocument)
+            await host.settle()
+            let answer = await host.result(of: read)
+            let characters = Array(text)
+            #expect(answer.succeeded)
+            #expect(answer.before?.unicodeScalars.elementsEqual(String(characters[..<position]).unicodeScalars) == true)
+            #expect(answer.after?.unicodeScalars.elementsEqual(String(characters[position...]).unicodeScalars) == true)
+            #expect(host.document.unicodeScalars.elementsEqual(text.unicodeScalars))
+            #expect(host.cursor == position)
+
+            let delete = host.send(.deleteFullDocument)
+            await host.settle()
+            #expect(await host.result(of: delete).deletedCharacters == text.count)
+            #expect(host.document == "")
+            #expect(host.fault == nil)
+        }
+    }
+
     /// What the user does at a random moment of a walk.
     enum UserAction: CaseIterable, Sendable {
         case movesCursor, selects, tapsNoop, tapsLetter, typesInTheField, submits

@@ -203,8 +203,12 @@ struct FullDocumentTests {
 
     // MARK: From the host
 
-    @Test func theHostCanAskForAReadAndADelete() async throws {
-        let host = try host("Host asks. It answers.", cursor: 4)
+    /// In both modes: the keyboard class runs in the test's process, or in a child process (the test
+    /// binary started again, which finds WalkerKeyboard by its name).
+    @Test(arguments: Isolation.allCases)
+    func theHostCanAskForAReadAndADelete(_ isolation: Isolation) async throws {
+        let host = try KeyboardTestHost(WalkerKeyboard.self, document: "Host asks. It answers.", cursor: 4, isolation: isolation)
+        try host.show()
         // A main-actor task: it runs before the test's next turn, so the command is under way before
         // settle() looks for quiet. (An `async let` child starts on the global executor and, on a busy
         // machine, could send the command after settle() had finished: a hang.)

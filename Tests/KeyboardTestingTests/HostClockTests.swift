@@ -142,9 +142,10 @@ struct WalkEndTests {
         try host.assertQuiet()
     }
 
-    @Test func aDeleteTheHostAnswersHiddenSaysHowMuchWasDeletedAndDeletesNoMore() async throws {
+    @Test(arguments: Isolation.allCases)
+    func aDeleteTheHostAnswersHiddenSaysHowMuchWasDeletedAndDeletesNoMore(_ isolation: Isolation) async throws {
         let text = String(repeating: "Gone. ", count: 80)
-        let host = try KeyboardTestHost(WalkerKeyboard.self, document: text, latency: .milliseconds(10))
+        let host = try KeyboardTestHost(WalkerKeyboard.self, document: text, latency: .milliseconds(10), isolation: isolation)
         try host.show()
         let delete = host.send(.deleteFullDocument)
         await host.advance(by: .milliseconds(45))
@@ -158,11 +159,12 @@ struct WalkEndTests {
         try host.assertQuiet()
     }
 
-    @Test func aWalkInAKeyboardLoadedFromASharedLibraryEndsToo() async throws {
+    @Test(arguments: Isolation.allCases)
+    func aWalkInAKeyboardLoadedFromASharedLibraryEndsToo(_ isolation: Isolation) async throws {
         let text = String(repeating: "word ", count: 300)
         let host = try KeyboardTestHost(
             extensionAt: try BuildProducts.sample("QwertyKeyboard"), document: text, policy: .characters(10),
-            latency: .milliseconds(20)
+            latency: .milliseconds(20), isolation: isolation
         )
         try host.show()
         try host.tap("read all")

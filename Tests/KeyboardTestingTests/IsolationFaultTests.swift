@@ -52,6 +52,30 @@ struct IsolationFaultTests {
         }
     }
 
+    /// Swift's own ways to fail, from a keyboard written in Swift (Tests/Fixtures/FaultyKeyboard): each
+    /// is a trap (SIGILL on x86-64), and the runtime's message reaches the test, its stack trace left out.
+    @Test(arguments: [
+        ("F", "FaultyKeyboard/FaultyKeyboard.swift:20: Fatal error: FaultyKeyboard gave up on F"),
+        ("U", "FaultyKeyboard/FaultyKeyboard.swift:21: Fatal error: Unexpectedly found nil while unwrapping an Optional value"),
+        ("I", "Fatal error: Index out of range"),
+        ("T", "FaultyKeyboard/FaultyKeyboard.swift:23: Fatal error: FaultyKeyboard gave up later, in a task"),
+    ])
+    func aSwiftKeyboardsFatalErrorIsACrashWithItsMessage(_ key: String, _ message: String) async throws {
+        try await withKnownIssue {
+            let host = try KeyboardTestHost(extensionAt: try BuildProducts.sample("FaultyKeyboard"), document: "keep ")
+            try host.show()
+            try await host.type("a")
+            _ = try? host.tap(key)
+            await host.settle()  // a task's crash comes after the tap has returned
+            let fault = try #require(host.fault)
+            #expect(fault.kind == .crashed(signal: SIGILL))
+            #expect(fault.description == "Faulty Keyboard crashed (SIGILL) during key_event")
+            #expect(fault.lastWords.last?.hasSuffix(message) == true, "\(fault.lastWords)")
+            #expect(!fault.lastWords.contains { $0.contains("stack trace") })
+            #expect(host.document == "keep a")
+        } matching: { $0.comments.contains { $0.rawValue.contains(message) } }
+    }
+
     @Test func aFaultInACallbackNobodyWaitsOnIsFoundToo() async throws {
         // abort() in update_snapshot: the snapshot is sent, not waited for; the host learns of the
         // crash when the wire closes, and the field is as the host had made it.

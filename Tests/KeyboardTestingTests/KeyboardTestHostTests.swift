@@ -1,3 +1,4 @@
+import Foundation
 import KeyboardExtension
 import KeyboardTesting
 import Testing
@@ -205,5 +206,24 @@ struct KeyboardTestHostTests {
         try await host.type("hello")
         #expect(host.document == "x hello")
         #expect(host.controller == nil)  // its controller lives in its own image
+    }
+
+    @Test func aClassOfTheTestsRunsInAChildProcessToo() async throws {
+        let host = try KeyboardTestHost(ProbeKeyboard.self, name: "Probe", document: "x ", isolation: .process)
+        try host.show()
+        let child = try #require(host.session.childProcessID)
+        #expect(child != getpid())
+        try await host.type("ab")
+        #expect(host.document == "x ab")
+        #expect(host.controller == nil)  // the instance is in the child
+    }
+
+    @Test func aClassLocalToAFunctionCannotBeFoundByAChildAndSaysSo() async throws {
+        final class Local: KeyboardViewController {}
+        try await withKnownIssue {
+            let host = try KeyboardTestHost(Local.self, name: "Local", isolation: .process)
+            #expect(throws: (any Error).self) { try host.show() }
+            #expect(host.fault?.description.contains("declare it at the top level, or host it with isolation: .inProcess") == true)
+        } matching: { $0.comments.contains { $0.rawValue.contains("Local could not be started") } }
     }
 }

@@ -8,9 +8,13 @@ import TestSupport
 @MainActor
 @Suite("Sample: QwertyKeyboard")
 struct QwertyKeyboardTests {
-    private func keyboard(document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence) throws -> KeyboardTestHost {
+    /// Each test runs in both modes: the library in a child process, and in the test's process.
+    private func keyboard(
+        document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence, isolation: Isolation
+    ) throws -> KeyboardTestHost {
         let host = try KeyboardTestHost(
-            extensionAt: try BuildProducts.sample("QwertyKeyboard"), document: document, cursor: cursor, policy: policy
+            extensionAt: try BuildProducts.sample("QwertyKeyboard"), document: document, cursor: cursor, policy: policy,
+            isolation: isolation
         )
         try host.show()
         return host
@@ -24,8 +28,8 @@ struct QwertyKeyboardTests {
         }
     }
 
-    @Test func sentencesStartWithACapitalByThemselves() async throws {
-        let host = try keyboard()
+    @Test(arguments: Isolation.allCases) func sentencesStartWithACapitalByThemselves(_ isolation: Isolation) async throws {
+        let host = try keyboard(isolation: isolation)
         #expect(host.session.keyboardState.shift == .on)
         try await thumb("hello there", on: host)
         try host.tap("123")
@@ -38,8 +42,8 @@ struct QwertyKeyboardTests {
         #expect(host.document == "Hello there. How")
     }
 
-    @Test func shiftAndCapsLock() async throws {
-        let host = try keyboard(document: "x ")
+    @Test(arguments: Isolation.allCases) func shiftAndCapsLock(_ isolation: Isolation) async throws {
+        let host = try keyboard(document: "x ", isolation: isolation)
         host.userMovesCursor(to: 1)  // mid-sentence: no automatic capital
         await host.settle()
         try host.tap(.shift)
@@ -51,8 +55,8 @@ struct QwertyKeyboardTests {
         #expect(host.document == "xABCd ")
     }
 
-    @Test func doubleSpaceTypesAFullStopAndDeleteWordTakesAWord() async throws {
-        let host = try keyboard()
+    @Test(arguments: Isolation.allCases) func doubleSpaceTypesAFullStopAndDeleteWordTakesAWord(_ isolation: Isolation) async throws {
+        let host = try keyboard(isolation: isolation)
         try await host.type("Hi there  ")
         #expect(host.document == "Hi there. ")
         try host.tap("⌫ word")
@@ -66,17 +70,17 @@ struct QwertyKeyboardTests {
         #expect(host.document == "")
     }
 
-    @Test func deleteWordGoesOnPastWhatTheProxyShows() async throws {
+    @Test(arguments: Isolation.allCases) func deleteWordGoesOnPastWhatTheProxyShows(_ isolation: Isolation) async throws {
         // Three Characters of context: "bravissimo" takes four rounds of deletes and snapshots.
-        let host = try keyboard(document: "alpha bravissimo", policy: .characters(3))
+        let host = try keyboard(document: "alpha bravissimo", policy: .characters(3), isolation: isolation)
         try host.tap("⌫ word")
         await host.settle()
         #expect(host.document == "alpha ")
     }
 
-    @Test func readAllReportsTheCounts() async throws {
+    @Test(arguments: Isolation.allCases) func readAllReportsTheCounts(_ isolation: Isolation) async throws {
         let text = "One two. Three four!\nFive six seven? Eight"
-        let host = try keyboard(document: text, cursor: 10, policy: .characters(5))
+        let host = try keyboard(document: text, cursor: 10, policy: .characters(5), isolation: isolation)
         try host.tap("read all")
         await host.settle()
         let event = try #require(host.events.last)
@@ -90,9 +94,9 @@ struct QwertyKeyboardTests {
         #expect(host.cursor == 10)
     }
 
-    @Test func clearAllAndMovesWalkTheWholeDocument() async throws {
+    @Test(arguments: Isolation.allCases) func clearAllAndMovesWalkTheWholeDocument(_ isolation: Isolation) async throws {
         let text = String(repeating: "Lorem ipsum dolor sit amet. ", count: 40)
-        let host = try keyboard(document: text, cursor: 300, policy: .characters(50))
+        let host = try keyboard(document: text, cursor: 300, policy: .characters(50), isolation: isolation)
         try host.tap("⇤ start")
         await host.settle()
         #expect(host.cursor == 0)
@@ -105,8 +109,8 @@ struct QwertyKeyboardTests {
         #expect(host.events.last == KeyboardEvent("clear all", ["deletedCharacters": "\(text.count)"]))
     }
 
-    @Test func typingStopsAWalkAndTheKeyboardSaysWhy() async throws {
-        let host = try keyboard(document: String(repeating: "word ", count: 200), cursor: 0, policy: .characters(10))
+    @Test(arguments: Isolation.allCases) func typingStopsAWalkAndTheKeyboardSaysWhy(_ isolation: Isolation) async throws {
+        let host = try keyboard(document: String(repeating: "word ", count: 200), cursor: 0, policy: .characters(10), isolation: isolation)
         host.latency = .milliseconds(20)
         try host.tap("read all")
         await host.advance(by: .milliseconds(50))
@@ -116,19 +120,20 @@ struct QwertyKeyboardTests {
         #expect(host.events.last?.details["error"]?.contains("userCancelled") == true)
     }
 
-    @Test func theGlobeKeyAsksForTheNextKeyboard() throws {
-        let host = try keyboard()
+    @Test(arguments: Isolation.allCases) func theGlobeKeyAsksForTheNextKeyboard(_ isolation: Isolation) throws {
+        let host = try keyboard(isolation: isolation)
         try host.tap(.nextKeyboard)
         #expect(host.log.contains(.request(.advanceToNextInputMode)))
     }
 
-    @Test func itsLicenseIsTheSampleIssuers() throws {
+    @Test(arguments: Isolation.allCases) func itsLicenseIsTheSampleIssuers(_ isolation: Isolation) throws {
         let issuer = try TrustedIssuer.read(
             publicKeyFile: BuildProducts.packageRoot.appendingPathComponent("samples/SampleIssuer/sample-issuer.public.json").path
         )
         for sample in ["QwertyKeyboard", "SecurePasscodeKeyboard"] {
             let host = try KeyboardTestHost(
-                extensionAt: try BuildProducts.sample(sample), licensing: .required(LicenseVerifier(trusting: [issuer]))
+                extensionAt: try BuildProducts.sample(sample), licensing: .required(LicenseVerifier(trusting: [issuer])),
+                isolation: isolation
             )
             try host.show()
             #expect(host.session.isShown)

@@ -120,6 +120,20 @@ struct RunFaultTests {
         #expect(result.standardError.split(separator: "\n").count < 30)
     }
 
+    @Test func aSwiftFatalErrorIsPrintedWithTheRuntimesMessage() throws {
+        let result = try Command.run(try BuildProducts.kbhost(), [
+            "run", try BuildProducts.sample("FaultyKeyboard"), "--allow-unlicensed", "--text", "keep ", "--type", "aF",
+        ])
+        #expect(result.status == 70)
+        #expect(try JSONDecoder().decode(Output.self, from: Data(result.standardOutput.utf8)).document == "keep a")
+        #expect(result.standardError.contains("""
+            kbhost: error: Faulty Keyboard crashed (SIGILL) during key_event
+            kbhost: Faulty Keyboard's last output:
+              | FaultyKeyboard/FaultyKeyboard.swift:20: Fatal error: FaultyKeyboard gave up on F
+
+            """))
+    }
+
     @Test func anExtensionOverTheMemoryLimitIsStoppedAndWithoutALimitRuns() throws {
         let fixture = try CFixture.build("run-memory", defines: ["FIXTURE_FAULT_MEMORY"])  // keeps 200 MB on a key
         let arguments = ["run", fixture, "--allow-unlicensed", "--text", "keep ", "--type", "ab"]

@@ -66,3 +66,5 @@ enum ExportRegistry {
         }
     }
 }
+
+extension KeyboardViewController: ExportableKeyboard {}

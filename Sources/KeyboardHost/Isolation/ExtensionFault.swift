@@ -28,8 +28,17 @@ public struct ExtensionFault: Error, Hashable, Sendable, CustomStringConvertible
     public let kind: Kind
     /// The callback under way when it happened ("key_event"), if one was.
     public let during: String?
-    /// The child's last lines of standard error, for a test's failure or a log.
+    /// The child's last lines of standard output and error (up to 200), for a log.
     public let standardError: [String]
+
+    /// Why, as far as the child said, for a person: its last few lines of output that are not blank,
+    /// without the stack trace Swift's runtime prints after a fatal error — the line before the trace
+    /// ("File.swift:20: Fatal error: …") is the one that says what and where.
+    public var lastWords: [String] {
+        var lines = standardError
+        if let trace = lines.lastIndex(where: { $0.hasPrefix("Current stack trace:") }) { lines = Array(lines[..<trace]) }
+        return Array(lines.filter { !$0.allSatisfy(\.isWhitespace) }.suffix(5))
+    }
 
     public init(name: String, kind: Kind, during: String? = nil, standardError: [String] = []) {
         self.name = name

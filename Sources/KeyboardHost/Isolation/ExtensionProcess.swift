@@ -182,7 +182,7 @@ final class ExtensionProcess: @unchecked Sendable {
 private final class OutputTail: @unchecked Sendable {
     private let state = Mutex<(lines: [String], partial: [UInt8])>(([], []))
     private let source: DispatchSourceRead
-    private static let keep = 40
+    private static let keep = 200  // a Swift crash's message comes before a stack trace of 50 lines or more
 
     init(fd: Int32) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)

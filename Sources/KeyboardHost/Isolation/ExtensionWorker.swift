@@ -87,18 +87,26 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
                 return reply(sequence, 1, Array("the host speaks wire version \(version); this worker \(Wire.version)".utf8))
             }
             do {
-                let loaded = try ExtensionLoader.load(path: library, sha256: sha256.isEmpty ? nil : sha256)
-                let connection = InProcessConnection(loaded, scheduler: scheduler)
-                connection.delegate = self
-                self.connection = connection
-                let identity = LoadedIdentity(
-                    identifier: loaded.identifier, name: loaded.name, version: loaded.version, abiVersion: loaded.abiVersion
-                )
-                reply(sequence, 0, Array((try? JSONEncoder().encode(identity)) ?? Data()))
+                start(try ExtensionLoader.load(path: library, sha256: sha256.isEmpty ? nil : sha256), sequence: sequence)
             } catch .changed(_, let found, _) {
                 reply(sequence, LoadReply.changed, Array(found.utf8))
             } catch .fileNotFound {
                 reply(sequence, LoadReply.fileNotFound, [])
+            } catch {
+                reply(sequence, LoadReply.failed, Array(error.reason.utf8))
+            }
+        case .loadClass(let mangledName, let identifier, let name, let version):
+            guard version == Wire.version else {
+                return reply(sequence, 1, Array("the host speaks wire version \(version); this worker \(Wire.version)".utf8))
+            }
+            guard let type = _typeByName(mangledName) as? any ExportableKeyboard.Type else {
+                return reply(sequence, LoadReply.failed, Array("no keyboard class \(name) in this program to run in a child process (a class local to a function cannot be found by name: declare it at the top level, or host it with isolation: .inProcess)".utf8))
+            }
+            do {
+                let descriptor = type.export(id: identifier, name: name, version: "0.0.0")
+                var loaded = try ExtensionLoader.validate(descriptor: descriptor, source: "class \(name)")
+                loaded.className = mangledName
+                start(loaded, sequence: sequence)
             } catch {
                 reply(sequence, LoadReply.failed, Array(error.reason.utf8))
             }
@@ -119,6 +127,17 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         case .destroyInstance: connection?.destroyInstance()
         case .barrier: reply(sequence, 0, [])
         }
+    }
+
+    /// Runs `loaded` from now on, and answers the load with who it is.
+    private func start(_ loaded: LoadedExtension, sequence: UInt64) {
+        let connection = InProcessConnection(loaded, scheduler: scheduler)
+        connection.delegate = self
+        self.connection = connection
+        let identity = LoadedIdentity(
+            identifier: loaded.identifier, name: loaded.name, version: loaded.version, abiVersion: loaded.abiVersion
+        )
+        reply(sequence, 0, Array((try? JSONEncoder().encode(identity)) ?? Data()))
     }
 
     /// Answers a call. If the extension has nothing left to run, it says so first: then the host, which

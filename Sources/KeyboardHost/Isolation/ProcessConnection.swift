@@ -63,21 +63,26 @@ final class ProcessConnection: ExtensionConnection {
     // MARK: Starting
 
     /// Starts a child for `loaded`'s library, has it load and check the library, and checks it is the
-    /// same extension. `nil` and the fault if it cannot.
+    /// same extension. `nil`, or the fault (reported) if it cannot.
     private func startChild() -> ExtensionFault? {
         let process: ExtensionProcess
         switch ExtensionProcess.launch() {
-        case .failure(let kind): return ExtensionFault(name: loaded.name, kind: kind)
+        case .failure(let kind): return report(ExtensionFault(name: loaded.name, kind: kind))
         case .success(let started): process = started
         }
         self.process = process
         fault = nil
         process.channel.startReading { [weak self] frame in self?.received(frame) }
         startWatchdog()
-        guard let library = loaded.library else {
+        let load: ToExtension
+        if let library = loaded.library {
+            load = .load(library: library, sha256: loaded.sha256 ?? "", wireVersion: Wire.version)
+        } else if let className = loaded.className {
+            load = .loadClass(mangledName: className, identifier: loaded.identifier, name: loaded.name, wireVersion: Wire.version)
+        } else {
             return fail(.couldNotStart("it has no library to load in a child process"))
         }
-        let answer = call(.load(library: library, sha256: loaded.sha256 ?? "", wireVersion: Wire.version), "loading", limit: limits.start)
+        let answer = call(load, "loading", limit: limits.start)
         guard let (status, payload) = answer else { return fault }
         guard status == 0, let identity = try? JSONDecoder().decode(LoadedIdentity.self, from: Data(payload)) else {
             return fail(.couldNotStart(String(decoding: payload, as: UTF8.self)))
@@ -137,10 +142,7 @@ final class ProcessConnection: ExtensionConnection {
 
     func createInstance(settingsJSON: String) -> Bool {
         if process == nil || fault != nil {
-            if let problem = startChild() {
-                delegate?.extensionFailed(problem)
-                return false
-            }
+            if startChild() != nil { return false }  // reported
         }
         guard let (status, _) = call(.createInstance(settingsJSON: settingsJSON), "create_instance") else { return false }
         hasInstance = status == 0
@@ -378,7 +380,7 @@ final class ProcessConnection: ExtensionConnection {
 
     private func name(of message: ToExtension) -> String {
         switch message {
-        case .load: "loading"
+        case .load, .loadClass: "loading"
         case .createInstance: "create_instance"
         case .createConfiguration: "create_configuration"
         case .lifecycle: "lifecycle"

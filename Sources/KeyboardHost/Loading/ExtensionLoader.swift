@@ -65,6 +65,25 @@ public enum ExtensionLoader {
         try validate(descriptor: raw, source: source, library: nil, sha256: nil)
     }
 
+    /// Hosts a keyboard class of this program as `identifier` and `name`, where `isolation` says: in
+    /// process from the descriptor it makes, or in a child process — this program started again, which
+    /// finds the class by its mangled name. Checked with the same rules as ``load(path:)``, here.
+    public static func load(
+        class type: any ExportableKeyboard.Type, identifier: String, name: String, isolation: Isolation
+    ) throws(LoadError) -> LoadedExtension {
+        let source = "class \(name)"
+        let loaded = try validate(descriptor: type.export(id: identifier, name: name, version: "0.0.0"), source: source)
+        guard isolation == .process else { return loaded }
+        guard let mangledName = _mangledTypeName(type) else {
+            throw .failedInChild(path: source, reason: "the class has no name to be found by in a child process; host it with isolation: .inProcess")
+        }
+        return LoadedExtension(
+            source: source, identifier: loaded.identifier, name: loaded.name, version: loaded.version,
+            abiVersion: loaded.abiVersion, isolation: .process, library: nil, sha256: nil, className: mangledName,
+            descriptor: nil, callbacks: nil
+        )
+    }
+
     private static func validate(
         descriptor raw: UnsafeRawPointer?, source: String, library: String?, sha256: String?
     ) throws(LoadError) -> LoadedExtension {

@@ -17,6 +17,9 @@ public struct LoadedExtension: Sendable, CustomStringConvertible {
     /// The library's absolute path (for a child to load), and the SHA-256 it was checked with, if any.
     let library: String?
     let sha256: String?
+    /// Or, for a keyboard class of this very program (``ExportableKeyboard``) run in a child process:
+    /// its mangled name, for the child (this program started again) to find it by.
+    var className: String? = nil
 
     /// In process: the descriptor, static and immutable for the life of the process (the image is never
     /// closed), so sharing the pointer across threads is safe. It is what create_instance is given back.

@@ -223,7 +223,7 @@ struct BatchRun {
         if printedErrors > Self.printedErrorLimit {
             printError("kbhost: \(loaded.name): … and \(printedErrors - Self.printedErrorLimit) more errors")
         }
-        if let fault = session.fault { printError("kbhost: error: \(fault.description)") }
+        if let fault = session.fault { printFault(fault) }
         let field = session.textField
         return Result(
             extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),

@@ -76,7 +76,7 @@ struct PipedRepl {
                 if errors <= BatchRun.printedErrorLimit { printError("kbhost: \(name): \(message)") }
                 if errors == BatchRun.printedErrorLimit + 1 { printError("kbhost: \(name): … more errors, not shown") }
             case .extensionEvent(let reported): printError("kbhost: \(name): \(reported.description)")
-            case .fault(let fault): printError("kbhost: error: \(fault.description); the lines go on without it")
+            case .fault(let fault): printFault(fault, "; the lines go on without it")
             default: break
             }
         }

@@ -41,6 +41,16 @@ func printError(_ line: String) {
     print(TerminalText.escaped(line), to: &standardError)
 }
 
+/// Prints a fault's line and then what the child last wrote (a Swift crash's "Fatal error: …" and
+/// where, a C library's complaint), indented under it: the line says what happened, these say why.
+func printFault(_ fault: ExtensionFault, _ suffix: String = "") {
+    printError("kbhost: error: \(fault.description)\(suffix)")
+    let lines = fault.lastWords
+    guard !lines.isEmpty else { return }
+    printError("kbhost: \(fault.name)'s last output:")
+    for line in lines { printError("  | \(line)") }
+}
+
 struct StandardError: TextOutputStream {
     mutating func write(_ string: String) {
         FileHandle.standardError.write(Data(string.utf8))

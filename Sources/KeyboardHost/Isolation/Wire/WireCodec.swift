@@ -37,6 +37,7 @@ enum WireCodec {
         case .fireTimer: w.u8(10)
         case .destroyInstance: w.u8(11)
         case .barrier: w.u8(12)
+        case .loadClass: w.u8(13)
         }
         w.u64(numbered.sequence)
         w.u64(numbered.nowNanoseconds)
@@ -44,6 +45,11 @@ enum WireCodec {
         case .load(let library, let sha256, let version):
             w.string(library)
             w.string(sha256)
+            w.u32(version)
+        case .loadClass(let mangledName, let identifier, let name, let version):
+            w.string(mangledName)
+            w.string(identifier)
+            w.string(name)
             w.u32(version)
         case .createInstance(let settings): w.string(settings)
         case .createConfiguration, .destroyInstance, .barrier: break
@@ -86,6 +92,7 @@ enum WireCodec {
         case 10: message = .fireTimer(token: try r.u64())
         case 11: message = .destroyInstance
         case 12: message = .barrier
+        case 13: message = .loadClass(mangledName: try r.string(), identifier: try r.string(), name: try r.string(), wireVersion: try r.u32())
         default: throw .malformed("unknown message kind \(kind)")
         }
         try r.end()

@@ -5,7 +5,7 @@ import KeyboardModel
 /// runs an extension (``ProcessConnection``, ``ExtensionWorker``). The encoding is ``WireCodec``'s.
 ///
 /// Host to child, each numbered (`sequence`) and carrying the host's clock (`now`), for the child's
-/// `now` to read. Of these only `load`, `createInstance`, `createConfiguration` and `keyEvent` are
+/// `now` to read. Of these only `load`, `loadClass`, `createInstance`, `createConfiguration` and `keyEvent` are
 /// answered (`reply`): the descriptor's callbacks that return something. The rest flow one way, as the
 /// state model already does (snapshots pushed, operations posted), and the child says when it has
 /// handled them and has nothing left to run (`idle`).
@@ -13,6 +13,9 @@ enum ToExtension: Hashable {
     /// The first message: load the library (checking it against `sha256` if one is given) and check
     /// the wire's version.
     case load(library: String, sha256: String, wireVersion: UInt32)
+    /// Or the first message for a keyboard class of the host's own program (the child is that program
+    /// started again): find the class by its mangled name and host it as `identifier` and `name`.
+    case loadClass(mangledName: String, identifier: String, name: String, wireVersion: UInt32)
     case createInstance(settingsJSON: String)
     case createConfiguration
     case lifecycle(UInt32)
@@ -60,7 +63,7 @@ struct LoadedIdentity: Codable, Hashable {
 
 enum Wire {
     /// Bumped when a message changes; the child refuses a host of another version.
-    static let version: UInt32 = 1
+    static let version: UInt32 = 2  // 2: loadClass
     /// The most bytes one message may carry: beyond it the sender is flooding.
     static let maximumMessageBytes = 64 << 20
 }
