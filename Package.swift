@@ -2,7 +2,7 @@
 //
 // KeyboardHost: host keyboard extensions (shared libraries) on Linux.
 // The only contract between host and extension is the C header in Sources/KeyboardExtensionABI;
-// see ../shared/DESIGN.md (kept in the steering repo) and README.md.
+// see docs/Architecture.md and README.md.
 import PackageDescription
 
 import class Foundation.ProcessInfo

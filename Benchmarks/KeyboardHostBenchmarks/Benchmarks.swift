@@ -8,6 +8,7 @@ import KeyboardExtension
 let benchmarks: @Sendable () -> Void = {
     textFieldBenchmarks()
     fullDocumentBenchmarks()
+    isolationBenchmarks()
 }
 
 /// Mixed text: Latin, accents, CJK, emoji sequences, sentences and line breaks.

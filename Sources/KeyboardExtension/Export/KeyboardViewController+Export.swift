@@ -30,7 +30,7 @@ extension KeyboardViewController {
 
 /// The descriptors this image exports, and which controller class each one makes.
 ///
-/// Descriptors are allocated once and never freed: the host never unloads an image (DESIGN.md), and
+/// Descriptors are allocated once and never freed: the host never unloads an image (docs/Architecture.md, "The boundary is C"), and
 /// the descriptor must stay valid for the life of the process.
 enum ExportRegistry {
     private struct Entry: @unchecked Sendable {

@@ -9,7 +9,7 @@ import Musl
 /// Loads extensions: opens the shared library, calls its entry, and checks the descriptor.
 ///
 /// Images are opened with `RTLD_NOW | RTLD_LOCAL | RTLD_NODELETE` and never closed: closing an image
-/// that contains Swift leaves the runtime pointing into unmapped memory (DESIGN.md). `RTLD_LOCAL`
+/// that contains Swift leaves the runtime pointing into unmapped memory (docs/Architecture.md, "The boundary is C"). `RTLD_LOCAL`
 /// keeps each extension's symbols, its copy of the SDK included, to itself.
 public enum ExtensionLoader {
     /// The descriptor ABI versions this host reads.

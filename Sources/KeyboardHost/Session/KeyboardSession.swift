@@ -2,7 +2,7 @@ import Foundation
 import KeyboardExtensionABI
 import KeyboardModel
 
-/// One extension hosted on one text field: the host side of the state model in DESIGN.md.
+/// One extension hosted on one text field: the host side of the state model (docs/Architecture.md).
 ///
 /// - ``show()`` makes a fresh extension instance (never reused, as on iOS), asks for its
 ///   configuration, pushes the first snapshot and runs the appearance lifecycle.

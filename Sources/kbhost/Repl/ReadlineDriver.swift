@@ -3,7 +3,7 @@ import Dispatch
 import Foundation
 import KeyboardHost
 
-/// Runs the REPL on GNU readline in callback mode, on the main queue (DESIGN.md, "Event loop"):
+/// Runs the REPL on GNU readline in callback mode, on the main queue (docs/Architecture.md, "The REPL"):
 /// stdin is a dispatch source whose handler feeds readline one character at a time, so extension
 /// callbacks and full-document walks interleave with typing.
 ///
