@@ -43,6 +43,7 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
 
     private init(fd: Int32) {
         channel = WireChannel(fd: fd)
+        channel.spinsAfterBatch = true
         scheduler.send = { [weak self] in self?.send($0) }
     }
 
@@ -146,6 +147,9 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
     private func reply(_ sequence: UInt64, _ status: Int32, _ payload: [UInt8]) {
         if !waitingForIdle, connection?.work?.isIdle ?? true { sendIdle() }
         send(.reply(sequence: sequence, status: status, payload: payload))
+        // The host waits for this: it goes now, with what was held before it (the extension's calls
+        // during the callback, the idle), in one write — not after the rest of the batch.
+        if !channel.release(timeout: .seconds(30), keepHolding: channel.isHolding) { exit(0) }
     }
 
     private func send(_ message: FromExtension) {

@@ -196,6 +196,9 @@ final class ProcessConnection: ExtensionConnection {
         if outstanding.isEmpty { lastHeard = .now }
         outstanding.append((sequence, name(of: message)))
         work?.began()
+        // Written at once, not held for the end of the turn (as the child does with its answers): the
+        // host's main queue may be held up by another session's waited call, and a child that has not
+        // been sent its message must not be judged silent.
         guard process.channel.write(WireCodec.encode(numbered), timeout: limits.answer) else {
             _ = childEnded()
             return nil
@@ -212,12 +215,14 @@ final class ProcessConnection: ExtensionConnection {
             inFlight = nil
             // What came with the reply (the child's `idle`, its later calls) is in the channel's
             // buffer, where its reading source cannot see it: handed on at the next turn.
-            DispatchQueue.main.async { [weak process] in MainActor.assumeIsolated { process?.channel.deliverBuffered() } }
+            if process.channel.hasBufferedBytes {
+                DispatchQueue.main.async { [weak process] in MainActor.assumeIsolated { process?.channel.deliverBuffered() } }
+            }
         }
         // The child may take as long as it likes as long as it talks: the limit is on its silence. One
         // that talks too much is a flood (``Limits/callsWithoutPause``).
         let silence = limit ?? limits.answer
-        var watch = SilenceWatch(since: .now, process: process)
+        var watch = SilenceWatch(since: .now)
         while fault == nil {
             guard let frame = process.channel.read(until: .now + silence) else {
                 if watch.isHung(process, after: silence, limits: limits) {
@@ -226,7 +231,7 @@ final class ProcessConnection: ExtensionConnection {
                 }
                 continue  // slow, not stuck: starved of CPU on a busy machine
             }
-            watch = SilenceWatch(since: .now, process: process)
+            watch = SilenceWatch(since: .now)
             switch frame {
             case .success(let bytes): if let reply = handle(bytes, awaiting: awaited) { return reply }
             case .failure(.closed): _ = childEnded()
@@ -361,7 +366,7 @@ final class ProcessConnection: ExtensionConnection {
         if outstanding.isEmpty {
             silenceWatch = nil
         } else if ContinuousClock.now - lastHeard > limits.answer {
-            var watch = silenceWatch ?? SilenceWatch(since: lastHeard, process: process)
+            var watch = silenceWatch ?? SilenceWatch(since: lastHeard)
             if watch.isHung(process, after: limits.answer, limits: limits) {
                 _ = fail(.hung(after: limits.answer))
                 return
