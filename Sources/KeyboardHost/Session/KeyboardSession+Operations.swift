@@ -4,13 +4,13 @@ extension KeyboardSession {
     /// edit is a word from the extension: commands under way are not timed out meanwhile.
     func post(_ operation: TextOperation) {
         onEvent?(.posted(operation))
-        heardFromExtension()
-        pending.append(operation)
+        commands.heardFromExtension()
+        posted.append(operation)
         scheduleDrain()
     }
 
     /// Whether posted edits are waiting to be applied.
-    public var hasPendingOperations: Bool { drainScheduled }
+    public var hasPendingOperations: Bool { posted.isScheduled }
 
     /// Returns once the host has nothing left to do for this session. On virtual time that is exact
     /// and covers the extension's own work (``VirtualScheduler/settle()``): every edit posted, every
@@ -23,8 +23,8 @@ extension KeyboardSession {
             return
         }
         while true {
-            if drainScheduled {
-                await withCheckedContinuation { idleWaiters.append($0) }
+            if posted.isScheduled {
+                await withCheckedContinuation { posted.wait($0) }
             } else if let work = connection.work, !work.isIdle {
                 await work.idle()
             } else {
@@ -34,8 +34,8 @@ extension KeyboardSession {
     }
 
     private func scheduleDrain() {
-        guard !drainScheduled else { return }
-        drainScheduled = true
+        guard !posted.isScheduled else { return }
+        posted.isScheduled = true
         scheduler.schedule(after: latency) { [weak self] in self?.drain() }
     }
 
@@ -44,9 +44,8 @@ extension KeyboardSession {
     /// snapshot is no longer the latest is skipped; it still counts as applied. The turn the scheduler
     /// runs, or at once when the keyboard goes (``hide()``).
     func drain() {
-        guard drainScheduled else { return }
-        let operations = pending
-        pending.removeAll()
+        guard posted.isScheduled else { return }
+        let operations = posted.take()
         var outcomes: [SessionEvent] = []
         var submitted: [String] = []
         var removed = 0
@@ -66,21 +65,19 @@ extension KeyboardSession {
                     outcomes.append(.applied(operation))
                     removed += max(0, before - field.count)
                 }
-                operationsApplied += 1
+                posted.applied += 1
             }
         }, changed: {
             outcomes.forEach { onEvent?($0) }
-            countDeleted(removed)
+            commands.countDeleted(removed)
         })
         submitted.forEach { onSubmit?($0) }
-        drainScheduled = false
-        if !pending.isEmpty {
+        posted.isScheduled = false
+        if !posted.operations.isEmpty {
             // Edits the extension posted while being notified wait for a later turn of their own.
             scheduleDrain()
         } else {
-            let waiters = idleWaiters
-            idleWaiters.removeAll()
-            waiters.forEach { $0.resume() }
+            posted.takeWaiters().forEach { $0.resume() }
         }
     }
 }

@@ -8,7 +8,7 @@ extension KeyboardSession {
             sequence: snapshotSequence, contextBefore: field.contextBefore(policy),
             contextAfter: field.contextAfter(policy), selectedText: field.selection.isEmpty ? "" : field.selectedText,
             documentIdentifier: field.documentIdentifier, hasText: field.hasText, traits: field.traits,
-            operationsApplied: operationsApplied, selection: field.selection
+            operationsApplied: posted.applied, selection: field.selection
         )
         onEvent?(.snapshot(snapshotSequence))
         connection.updateSnapshot(snapshot)

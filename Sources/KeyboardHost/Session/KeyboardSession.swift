@@ -29,9 +29,6 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     public var policy: ContextPolicy
     /// How long posted edits wait before the host applies them. Zero: the next turn of the loop.
     public var latency: Duration = .zero
-    /// How long a host command may go without a word from the extension — no answer, no posted edit —
-    /// before the host answers it `timedOut` itself and asks the extension to stop (on the host's clock).
-    public var commandTimeout: Duration = .seconds(120)
     /// The configuration the current instance returned; `nil` while hidden.
     public private(set) var configuration: KeyboardConfiguration?
     /// The latest errors the extension reported (`report_error`), oldest first; bounded.
@@ -63,18 +60,11 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     public private(set) var isShown = false
     /// How the extension failed, if it did (isolation): it is then not shown; ``show()`` starts it anew.
     public private(set) var fault: ExtensionFault?
-    var pending: [TextOperation] = []
-    var drainScheduled = false
-    var idleWaiters: [CheckedContinuation<Void, Never>] = []
+    /// Edits the extension posted and the host has not applied yet.
+    var posted = PostedEdits()
     var snapshotSequence: UInt64 = 0
-    /// Operations of the current instance applied so far (reported in every snapshot).
-    var operationsApplied: UInt64 = 0
-    /// Host commands sent and not answered yet, by request id.
-    var commands: [UInt64: PendingCommand] = [:]
-    /// Answers no one has asked for yet (``result(of:)``), and those waiting for one.
-    var unclaimedResults: [UInt64: CommandResult] = [:]
-    var resultWaiters: [UInt64: [CheckedContinuation<CommandResult, Never>]] = [:]
-    var nextCommandRequest: UInt64 = 1
+    /// Host commands under way, and their answers.
+    let commands: HostCommandQueue
 
     public init(
         extension loadedExtension: LoadedExtension, textField: TextField = TextField(),
@@ -89,7 +79,10 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         connection = loadedExtension.isInProcess
             ? InProcessConnection(loadedExtension, scheduler: scheduler)
             : ProcessConnection(loadedExtension, scheduler: scheduler)
+        commands = HostCommandQueue(scheduler: scheduler)
         connection.delegate = self
+        commands.onFinished = { [weak self] result in self?.onEvent?(.commandFinished(result.command, succeeded: result.succeeded)) }
+        commands.cancel = { [weak self] request in self?.connection.cancelCommand(request: request) }
     }
 
     isolated deinit {
@@ -130,7 +123,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
             if let fault { throw .failed(fault) }
             throw .instanceNotCreated(extension: name, message: latestError)
         }
-        operationsApplied = 0
+        posted.applied = 0
         keyboardState = KeyboardState()
 
         do {
@@ -161,7 +154,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         lifecycle(KBX_VIEW_DID_DISAPPEAR, .viewDidDisappear)
         isShown = false
         configuration = nil
-        if drainScheduled { drain() }
+        if posted.isScheduled { drain() }
         endInstance()
     }
 
@@ -169,7 +162,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// commands.
     private func endInstance() {
         connection.destroyInstance()
-        finishPendingCommands(error: "hidden")
+        commands.finishAll(error: "hidden")
     }
 
     private func configure(latestError: () -> String?) throws(SessionError) -> KeyboardConfiguration {
@@ -225,7 +218,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         case .post(let operation): post(operation)
         case .request(let request): self.request(request)
         case .reportError(let message): extensionReported(message)
-        case .commandFinished(let request, let succeeded, let json): commandFinished(request, succeeded: succeeded, json: json)
+        case .commandFinished(let request, let succeeded, let json): commands.extensionFinished(request, succeeded: succeeded, json: json)
         case .setKeyboardState(let state): keyboardStateChanged(state)
         case .setLayout(let json): layoutChanged(json: json)
         case .reportEvent(let json): eventReported(json: json)
@@ -237,13 +230,12 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// answered `extensionFailed`, and the fault is the session's last event.
     func extensionFailed(_ fault: ExtensionFault) {
         self.fault = fault
-        pending.removeAll()
-        drainScheduled = false
+        posted.discard()
         if isShown {
             isShown = false
             configuration = nil
         }
-        finishPendingCommands(error: "extensionFailed")
+        commands.finishAll(error: "extensionFailed")
         onEvent?(.fault(fault))
     }
 
