@@ -129,6 +129,29 @@ struct ABIContractTests {
         #expect(host.now == .seconds(200))
     }
 
+    /// The same contract with the extension in a child process, as the host sees it (the counters
+    /// live in the child): the host's clock crosses the wire exactly, and so does a command's silence.
+    @Test func commandsAndTheClockHoldInAChildProcessToo() async throws {
+        let silentPath = try CFixture.build("contract-silent-child", defines: ["FIXTURE_SILENT", "FIXTURE_CONTRACT"])
+        let silent = try KeyboardTestHost(extensionAt: silentPath, isolation: .process)
+        try silent.show()
+        silent.session.commandTimeout = .seconds(30)
+        let answer = await silent.perform(.readFullDocument)
+        #expect(answer.error == "timedOut")
+        #expect(silent.now == .seconds(30))
+        try silent.assertQuiet()
+
+        let text = String(repeating: "x", count: 200)
+        let walkerPath = try CFixture.build("contract-long-walk-child", defines: ["FIXTURE_CONTRACT"])
+        let walker = try KeyboardTestHost(extensionAt: walkerPath, document: text, latency: .seconds(1), isolation: .process)
+        try walker.show()
+        walker.userMovesCursor(to: 0)
+        walker.session.commandTimeout = .seconds(30)
+        #expect(await walker.perform(.readFullDocument).succeeded)
+        #expect(walker.now == .seconds(200))  // 200 steps of 1 s, never 30 s silent
+        #expect(walker.fault == nil)
+    }
+
     @Test func anExtensionOfTheFirstRevisionLoadsAndIsNeverAskedToCancel() async throws {
         let path = try CFixture.build("revision1", defines: ["FIXTURE_SILENT", "FIXTURE_STRUCT_SIZE=96"])
         let host = try KeyboardTestHost(extensionAt: path)

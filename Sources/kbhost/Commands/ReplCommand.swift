@@ -15,6 +15,10 @@ struct ReplCommand: AsyncParsableCommand {
             b/e move to its beginning/end, p next context policy, i proxy inspector, k show or hide the \
             keyboard, h help. C-c clears the line; C-d on an empty line exits.
 
+            Each keyboard runs in a process of its own (--isolation process): if it crashes, hangs or \
+            floods the host, the line says so, your text stays, keys then type into the field directly, \
+            and C-x R starts the keyboard again.
+
             When standard input is not a terminal, each line is typed through the keyboard and submitted, \
             and each submission is printed on standard output.
 
