@@ -95,7 +95,7 @@ let package = Package(
         // Helpers our own tests share: where the built products are, the C fixture, running commands.
         .target(
             name: "TestSupport",
-            dependencies: [.product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["KeyboardHost", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/TestSupport"
         ),
         .testTarget(

@@ -20,6 +20,13 @@ func isolationBenchmarks() {
             nonisolated(unsafe) let benchmark = benchmark
             await IsolationRun.taps(benchmark, isolation)
         }
+        if isolation == .process {
+            // Under a memory limit the host reads the child's memory at every idle: once a tap.
+            Benchmark("Isolation: taps, process, memory limit", configuration: taps) { benchmark in
+                nonisolated(unsafe) let benchmark = benchmark
+                await IsolationRun.taps(benchmark, isolation, memoryLimit: 512 << 20)
+            }
+        }
         Benchmark("Isolation: full document read asked by the host, wayland, 1 MiB, \(isolation)", configuration: reads) { benchmark in
             nonisolated(unsafe) let benchmark = benchmark
             await IsolationRun.read(sampleDocument(bytes: 1 << 20), benchmark, isolation)
@@ -29,8 +36,9 @@ func isolationBenchmarks() {
 
 @MainActor
 enum IsolationRun {
-    static func taps(_ benchmark: Benchmark, _ isolation: Isolation) async {
+    static func taps(_ benchmark: Benchmark, _ isolation: Isolation, memoryLimit: Int? = nil) async {
         let host = try! KeyboardTestHost(OneKeyKeyboard.self, isolation: isolation)
+        host.session.isolationLimits.memory = memoryLimit
         try! host.show()
         benchmark.startMeasurement()
         var tapped = 0

@@ -2,7 +2,12 @@
 #include "CHostRuntime.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <poll.h>
 #include <sys/mman.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -40,6 +45,31 @@ uint64_t *kbx_progress_create(int *descriptor) {
 uint64_t kbx_progress_read(const uint64_t *page) { return __atomic_load_n(page, __ATOMIC_ACQUIRE); }
 
 void kbx_progress_release(uint64_t *page) { munmap(page, sizeof(uint64_t)); }
+
+// MARK: Waiting for a child's end, told by the kernel
+
+int kbx_wait_for_exit(pid_t pid, int timeout_ms, int *status) {
+    pid_t reaped = waitpid(pid, status, WNOHANG);
+    if (reaped != 0) return reaped == pid ? 1 : -1;
+    // A pidfd becomes readable when the process ends: no polling of waitpid on a timer.
+    int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+    if (fd >= 0) {
+        struct pollfd watch = {fd, POLLIN, 0};
+        int ready;
+        do { ready = poll(&watch, 1, timeout_ms); } while (ready < 0 && errno == EINTR);
+        close(fd);
+        reaped = waitpid(pid, status, WNOHANG);
+        return reaped == pid ? 1 : reaped == 0 ? 0 : -1;
+    }
+    // A kernel without pidfd_open (before 5.3): look every 2 ms.
+    for (int waited = 0; waited < timeout_ms; waited += 2) {
+        struct timespec pause = {0, 2000000};
+        nanosleep(&pause, NULL);
+        reaped = waitpid(pid, status, WNOHANG);
+        if (reaped != 0) return reaped == pid ? 1 : -1;
+    }
+    return 0;
+}
 
 static uint64_t *worker_progress;
 

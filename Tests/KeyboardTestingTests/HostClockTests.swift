@@ -3,9 +3,10 @@ import KeyboardTesting
 import Testing
 import TestSupport
 
-/// A keyboard that keeps time only with what the SDK gives it: `clock` and `scheduleTimer`.
+/// A keyboard that keeps time only with what the SDK gives it: `clock` and `scheduleTimer`. What it
+/// notes it reports as events, which the host sees in both modes (in a child process, there is no
+/// controller to read).
 final class TimingKeyboard: KeyboardViewController {
-    var log: [String] = []
     var sleeper: Task<Void, Never>?
     var ticker: HostTimer?
 
@@ -22,92 +23,101 @@ final class TimingKeyboard: KeyboardViewController {
             sleeper = Task {
                 do {
                     try await clock.sleep(for: .seconds(2))
-                    log.append("woke after \(start.duration(to: clock.now))")
+                    note("woke after \(start.duration(to: clock.now))")
                 } catch {
-                    log.append("sleep cancelled: \(type(of: error))")
+                    note("sleep cancelled: \(type(of: error))")
                 }
             }
         case "cancel": sleeper?.cancel()
-        case "once": scheduleTimer(after: .milliseconds(300)) { [weak self] timer in self?.log.append("once, valid \(timer.isValid)") }
+        case "once": scheduleTimer(after: .milliseconds(300)) { [weak self] timer in self?.note("once, valid \(timer.isValid)") }
         case "tick":
             ticker = scheduleTimer(after: .seconds(1), repeatingEvery: .seconds(1)) { [weak self] _ in
                 guard let self else { return }
-                log.append("tick at \(clock.now.offset)")
+                note("tick at \(clock.now.offset)")
             }
         case "stop": ticker?.invalidate()
-        case "now": log.append("now \(clock.now.offset)")
+        case "now": note("now \(clock.now.offset)")
         default: break
         }
+    }
+
+    private func note(_ entry: String) {
+        reportEvent(KeyboardEvent(entry))
     }
 }
 
 @Suite("The host's clock in the SDK")
 @MainActor
 struct HostClockTests {
-    private func keyboard(_ host: KeyboardTestHost) throws -> TimingKeyboard {
-        try #require(host.controller as? TimingKeyboard)
+    /// What the keyboard noted, in order.
+    private func log(_ host: KeyboardTestHost) -> [String] {
+        host.events.map(\.name)
     }
 
-    @Test func aSleepOnTheClockEndsExactlyWhenTheHostsTimeReachesIt() async throws {
-        let host = try KeyboardTestHost(TimingKeyboard.self)
+    @Test(arguments: Isolation.allCases)
+    func aSleepOnTheClockEndsExactlyWhenTheHostsTimeReachesIt(_ isolation: Isolation) async throws {
+        let host = try KeyboardTestHost(TimingKeyboard.self, isolation: isolation)
         try host.show()
         await host.advance(by: .milliseconds(250))
         try host.tap("sleep")
         await host.settle()
         #expect(host.scheduler.pendingTimers.map(\.due) == [.milliseconds(2250)])
         await host.advance(by: .nanoseconds(1_999_999_999))
-        #expect(try keyboard(host).log.isEmpty)
+        #expect(log(host).isEmpty)
         await host.advance(by: .nanoseconds(1))
-        #expect(try keyboard(host).log == ["woke after 2.0 seconds"])
+        #expect(log(host) == ["woke after 2.0 seconds"])
         try host.assertQuiet()
     }
 
-    @Test func cancellingTheSleepingTaskEndsItAtOnceAndDropsItsTimer() async throws {
-        let host = try KeyboardTestHost(TimingKeyboard.self)
+    @Test(arguments: Isolation.allCases)
+    func cancellingTheSleepingTaskEndsItAtOnceAndDropsItsTimer(_ isolation: Isolation) async throws {
+        let host = try KeyboardTestHost(TimingKeyboard.self, isolation: isolation)
         try host.show()
         try host.tap("sleep")
         await host.settle()
         try host.tap("cancel")
         await host.settle()
-        #expect(try keyboard(host).log == ["sleep cancelled: CancellationError"])
+        #expect(log(host) == ["sleep cancelled: CancellationError"])
         #expect(host.scheduler.pendingTimers.isEmpty)
         #expect(host.now == .zero)
     }
 
-    @Test func timersFireOnceOrRepeatUntilInvalidated() async throws {
-        let host = try KeyboardTestHost(TimingKeyboard.self)
+    @Test(arguments: Isolation.allCases)
+    func timersFireOnceOrRepeatUntilInvalidated(_ isolation: Isolation) async throws {
+        let host = try KeyboardTestHost(TimingKeyboard.self, isolation: isolation)
         try host.show()
         try host.tap("once")
         try host.tap("tick")
         await host.advance(by: .milliseconds(3500))
-        #expect(try keyboard(host).log == ["once, valid false", "tick at 1.0 seconds", "tick at 2.0 seconds", "tick at 3.0 seconds"])
+        #expect(log(host) == ["once, valid false", "tick at 1.0 seconds", "tick at 2.0 seconds", "tick at 3.0 seconds"])
         // A repeating timer is the keyboard's background, not work left undone.
         #expect(host.scheduler.pendingTimers.map(\.repeats) == [true])
         try host.assertQuiet()
         try host.tap("stop")
         await host.advance(by: .seconds(5))
-        #expect(try keyboard(host).log.count == 4)
+        #expect(log(host).count == 4)
         #expect(host.scheduler.pendingTimers.isEmpty)
     }
 
-    @Test func theClockReadsTheHostsTime() async throws {
-        let host = try KeyboardTestHost(TimingKeyboard.self)
+    @Test(arguments: Isolation.allCases)
+    func theClockReadsTheHostsTime(_ isolation: Isolation) async throws {
+        let host = try KeyboardTestHost(TimingKeyboard.self, isolation: isolation)
         try host.show()
         await host.advance(by: .seconds(42))
         try host.tap("now")
-        #expect(try keyboard(host).log == ["now 42.0 seconds"])
+        #expect(log(host) == ["now 42.0 seconds"])
     }
 
-    @Test func timersEndWithTheInstance() async throws {
-        let host = try KeyboardTestHost(TimingKeyboard.self)
+    @Test(arguments: Isolation.allCases)
+    func timersEndWithTheInstance(_ isolation: Isolation) async throws {
+        let host = try KeyboardTestHost(TimingKeyboard.self, isolation: isolation)
         try host.show()
         try host.tap("tick")
         try host.tap("sleep")
         await host.settle()
-        let keyboard = try keyboard(host)
         host.hide()
         await host.advance(by: .seconds(10))
-        #expect(keyboard.log.isEmpty)
+        #expect(log(host).isEmpty)
         #expect(host.scheduler.pendingTimers.isEmpty)
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeyboardHost
 import Synchronization
 
 /// Builds the C fixture extension (`Tests/KeyboardHostTests/Fixtures/c_extension.c`) with the system C
@@ -75,20 +76,11 @@ public enum Command {
         variables.merge(environment) { _, new in new }
         let envp = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
         defer { envp.forEach { free($0) } }
-        // The child starts with no signal blocked or ignored. A test runs on a pool thread that blocks
-        // most signals, and a mask is inherited: a tmux server started so never saw SIGCHLD or SIGHUP,
-        // outlived kill-server, and kept every REPL under test running after the tests ended.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
-        let spawned = posix_spawnp(&pid, executable, &actions, &attributes, argv, envp)
+        // No signal blocked or ignored: a test runs on a pool thread that blocks most, and a tmux server
+        // started with that mask never saw SIGCHLD or SIGHUP, outlived kill-server, and kept every REPL
+        // under test running after the tests ended.
+        let spawn = FreshSpawnAttributes(ownProcessGroup: false)
+        let spawned = posix_spawnp(&pid, executable, &actions, &spawn.attributes, argv, envp)
         guard spawned == 0 else { throw SpawnError(executable: executable, code: spawned) }
         var status: Int32 = 0
         while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

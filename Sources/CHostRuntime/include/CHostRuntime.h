@@ -19,6 +19,10 @@ uint64_t kbx_swap_current_work(uint64_t work);
 uint64_t *kbx_progress_create(int *descriptor);
 uint64_t kbx_progress_read(const uint64_t *page);
 void kbx_progress_release(uint64_t *page);
+/// Waits at most `timeout_ms` for child `pid` to end and reaps it: 1 and its wait status in `*status`
+/// if it ended, 0 if it still runs, -1 if it is not this process's child. Told by the kernel (a
+/// pidfd), not by looking again and again.
+int kbx_wait_for_exit(int pid, int timeout_ms, int *status);
 /// Worker: notes the message it begins.
 void kbx_worker_note_progress(uint64_t sequence);
 

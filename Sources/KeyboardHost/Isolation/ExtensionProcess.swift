@@ -24,6 +24,8 @@ final class ExtensionProcess: @unchecked Sendable {
     private let exitStatus = Mutex<Int32?>(nil)
     /// The page the child notes the message it is handling in (see CHostRuntime.h).
     private let progressPage: UnsafeMutablePointer<UInt64>?
+    private let stat: ProcFile
+    private let statm: ProcFile
 
     /// Starts a worker; `nil` and why if it cannot be.
     static func launch() -> Result<ExtensionProcess, ExtensionFault.Kind> {
@@ -53,20 +55,9 @@ final class ExtensionProcess: @unchecked Sendable {
         posix_spawn_file_actions_adddup2(&actions, sockets[1], Worker.wireDescriptor)
         if page != nil { posix_spawn_file_actions_adddup2(&actions, pageDescriptor, Worker.progressDescriptor) }
 
-        // Signals as a new process expects them, whatever the host blocked or ignored; and a process
-        // group of its own, so the terminal's signals (C-c, C-\, C-z) reach the host alone — the host
-        // decides what a C-c means, and it never means "kill the keyboard".
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t()
-        sigemptyset(&none)
-        var all = sigset_t()
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setpgroup(&attributes, 0)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETPGROUP))
+        // A process group of its own: the host decides what a C-c means, and it never means "kill the
+        // keyboard".
+        let spawn = FreshSpawnAttributes(ownProcessGroup: true)
 
         var environment = ProcessInfo.processInfo.environment
         environment[Worker.environmentKey] = "\(getpid())"
@@ -80,7 +71,7 @@ final class ExtensionProcess: @unchecked Sendable {
         defer { argv.forEach { free($0) } }
 
         var pid = pid_t()
-        let spawned = posix_spawn(&pid, "/proc/self/exe", &actions, &attributes, argv, envp)
+        let spawned = posix_spawn(&pid, "/proc/self/exe", &actions, &spawn.attributes, argv, envp)
         guard spawned == 0 else {
             close(sockets[0]); close(pipeEnds[0])
             if let page { kbx_progress_release(page) }
@@ -94,6 +85,8 @@ final class ExtensionProcess: @unchecked Sendable {
         channel = WireChannel(fd: wire)
         self.output = OutputTail(fd: output)
         self.progressPage = progressPage
+        stat = ProcFile("/proc/\(pid)/stat")
+        statm = ProcFile("/proc/\(pid)/statm")
     }
 
     deinit {
@@ -124,18 +117,10 @@ final class ExtensionProcess: @unchecked Sendable {
     @discardableResult
     func waitForExit(within limit: Duration) -> Int32? {
         if let status = exitStatus.withLock({ $0 }) { return status }
-        let deadline = ContinuousClock.now + limit
-        while true {
-            var status: Int32 = 0
-            let result = waitpid(pid, &status, WNOHANG)
-            if result == pid {
-                exitStatus.withLock { $0 = status }
-                return status
-            }
-            if result < 0, errno != EINTR { return nil }
-            if ContinuousClock.now >= deadline { return nil }
-            usleep(2_000)
-        }
+        var status: Int32 = 0
+        guard kbx_wait_for_exit(pid, Int32(clamping: limit.nanosecondsClamped / 1_000_000), &status) == 1 else { return nil }
+        exitStatus.withLock { $0 = status }
+        return status
     }
 
     /// How the child ended, as a fault of `name`'s (it was killed by the host when `killedByHost`).
@@ -159,22 +144,50 @@ final class ExtensionProcess: @unchecked Sendable {
     /// What the child is doing, from /proc: its state (R runnable, S sleeping, D waiting on the disk,
     /// …) and the CPU time it has used; `nil` once it is gone.
     var progress: (state: Character, cpu: Duration)? {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let close = stat.lastIndex(of: ")")
-        else { return nil }
+        guard let stat = stat.fields(after: UInt8(ascii: ")")) else { return nil }
         // After "pid (name) ": state, ppid, … utime is the 12th field from the state, stime the 13th.
-        let fields = stat[stat.index(after: close)...].split(separator: " ")
-        guard fields.count > 12, let state = fields[0].first, let user = Int(fields[11]), let system = Int(fields[12]) else { return nil }
+        guard stat.count > 12, let state = stat[0].first,
+              let user = Int(stat[11]), let system = Int(stat[12]) else { return nil }
         let ticks = Int(sysconf(Int32(_SC_CLK_TCK)))
         return (state, .milliseconds((user + system) * 1000 / max(ticks, 1)))
     }
 
-    /// The child's resident memory in bytes, from /proc; `nil` once it is gone.
+    /// The child's resident memory in bytes, from /proc; `nil` once it is gone. Read at every `idle`
+    /// under a memory limit — once per keystroke or so — hence the file kept open.
     var residentBytes: Int? {
-        guard let statm = try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .utf8) else { return nil }
-        let fields = statm.split(separator: " ")
-        guard fields.count > 1, let pages = Int(fields[1]) else { return nil }
+        guard let fields = statm.fields(), fields.count > 1, let pages = Int(fields[1]) else { return nil }
         return pages * Int(sysconf(Int32(_SC_PAGESIZE)))
+    }
+}
+
+/// A file of /proc about one child, opened once and read again with one `pread`: the host looks at a
+/// child's memory at every `idle`, and opening the file by its pid each time cost more than the look.
+/// Opened while the child runs, it stays about that child (a later process with its pid is not it);
+/// once the child is gone, reading fails.
+private final class ProcFile: @unchecked Sendable {
+    private let fd: Int32
+
+    init(_ path: String) {
+        fd = open(path, O_RDONLY | O_CLOEXEC)
+    }
+
+    deinit {
+        if fd >= 0 { close(fd) }
+    }
+
+    /// The file's fields (split at spaces), after the last `marker` if one is given; `nil` if it
+    /// cannot be read.
+    func fields(after marker: UInt8? = nil) -> [String]? {
+        guard fd >= 0 else { return nil }
+        var buffer = [UInt8](repeating: 0, count: 1024)
+        let count = buffer.withUnsafeMutableBytes { pread(fd, $0.baseAddress, $0.count, 0) }
+        guard count > 0 else { return nil }
+        var bytes = buffer[..<count]
+        if let marker {
+            guard let at = bytes.lastIndex(of: marker) else { return nil }
+            bytes = bytes[(at + 1)...]
+        }
+        return bytes.split(separator: UInt8(ascii: " ")).map { String(decoding: $0, as: UTF8.self) }
     }
 }
 

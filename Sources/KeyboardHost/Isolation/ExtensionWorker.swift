@@ -84,9 +84,7 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
     private func handle(_ message: ToExtension, sequence: UInt64) {
         switch message {
         case .load(let library, let sha256, let version):
-            guard version == Wire.version else {
-                return reply(sequence, 1, Array("the host speaks wire version \(version); this worker \(Wire.version)".utf8))
-            }
+            guard speaks(version, sequence: sequence) else { return }
             do {
                 start(try ExtensionLoader.load(path: library, sha256: sha256.isEmpty ? nil : sha256), sequence: sequence)
             } catch .changed(_, let found, _) {
@@ -97,17 +95,12 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
                 reply(sequence, LoadReply.failed, Array(error.reason.utf8))
             }
         case .loadClass(let mangledName, let identifier, let name, let version):
-            guard version == Wire.version else {
-                return reply(sequence, 1, Array("the host speaks wire version \(version); this worker \(Wire.version)".utf8))
-            }
+            guard speaks(version, sequence: sequence) else { return }
             guard let type = _typeByName(mangledName) as? any ExportableKeyboard.Type else {
                 return reply(sequence, LoadReply.failed, Array("no keyboard class \(name) in this program to run in a child process (a class local to a function cannot be found by name: declare it at the top level, or host it with isolation: .inProcess)".utf8))
             }
             do {
-                let descriptor = type.export(id: identifier, name: name, version: "0.0.0")
-                var loaded = try ExtensionLoader.validate(descriptor: descriptor, source: "class \(name)")
-                loaded.className = mangledName
-                start(loaded, sequence: sequence)
+                start(try ExtensionLoader.load(class: type, identifier: identifier, name: name, isolation: .inProcess), sequence: sequence)
             } catch {
                 reply(sequence, LoadReply.failed, Array(error.reason.utf8))
             }
@@ -128,6 +121,13 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         case .destroyInstance: connection?.destroyInstance()
         case .barrier: reply(sequence, 0, [])
         }
+    }
+
+    /// Whether this worker speaks the host's wire `version`; if not, the load is answered so.
+    private func speaks(_ version: UInt32, sequence: UInt64) -> Bool {
+        guard version != Wire.version else { return true }
+        reply(sequence, LoadReply.failed, Array("the host speaks wire version \(version); this worker \(Wire.version)".utf8))
+        return false
     }
 
     /// Runs `loaded` from now on, and answers the load with who it is.

@@ -82,7 +82,7 @@ final class ProcessConnection: ExtensionConnection {
         } else {
             return fail(.couldNotStart("it has no library to load in a child process"))
         }
-        let answer = call(load, "loading", limit: limits.start)
+        let answer = call(load, limit: limits.start)
         guard let (status, payload) = answer else { return fault }
         guard status == 0, let identity = try? JSONDecoder().decode(LoadedIdentity.self, from: Data(payload)) else {
             return fail(.couldNotStart(String(decoding: payload, as: UTF8.self)))
@@ -98,7 +98,7 @@ final class ProcessConnection: ExtensionConnection {
     static func probe(path: String, absolute: String, sha256: String?) throws(LoadError) -> LoadedExtension {
         let placeholder = LoadedExtension(
             source: path, identifier: "", name: path, version: "", abiVersion: 0, isolation: .process,
-            library: absolute, sha256: sha256, descriptor: nil, callbacks: nil
+            library: absolute, sha256: sha256, className: nil, descriptor: nil, callbacks: nil
         )
         let connection = ProcessConnection(placeholder, scheduler: MainQueueScheduler())
         let result = connection.probe(path: path)
@@ -109,7 +109,7 @@ final class ProcessConnection: ExtensionConnection {
             return LoadedExtension(
                 source: path, identifier: identity.identifier, name: identity.name, version: identity.version,
                 abiVersion: identity.abiVersion, isolation: .process, library: absolute, sha256: sha256,
-                descriptor: nil, callbacks: nil
+                className: nil, descriptor: nil, callbacks: nil
             )
         }
     }
@@ -120,7 +120,7 @@ final class ProcessConnection: ExtensionConnection {
             return .failure(.failedInChild(path: path, reason: ExtensionFault(name: "it", kind: kind).description))
         case .success(let started): process = started
         }
-        let answer = call(.load(library: loaded.library ?? path, sha256: loaded.sha256 ?? "", wireVersion: Wire.version), "loading", limit: limits.start)
+        let answer = call(.load(library: loaded.library ?? path, sha256: loaded.sha256 ?? "", wireVersion: Wire.version), limit: limits.start)
         guard let (status, payload) = answer else {
             let reason = (fault.map { "its child process \($0.description.dropFirst(loaded.name.count + 1))" }) ?? "its child process failed"
             return .failure(.failedInChild(path: path, reason: reason))
@@ -144,13 +144,13 @@ final class ProcessConnection: ExtensionConnection {
         if process == nil || fault != nil {
             if startChild() != nil { return false }  // reported
         }
-        guard let (status, _) = call(.createInstance(settingsJSON: settingsJSON), "create_instance") else { return false }
+        guard let (status, _) = call(.createInstance(settingsJSON: settingsJSON)) else { return false }
         hasInstance = status == 0
         return hasInstance
     }
 
     func createConfiguration() -> (status: kbx_status, json: [UInt8]) {
-        guard let (status, json) = call(.createConfiguration, "create_configuration") else { return (kbx_status(KBX_STATUS_FAILED), []) }
+        guard let (status, json) = call(.createConfiguration) else { return (kbx_status(KBX_STATUS_FAILED), []) }
         return (status, json)
     }
 
@@ -159,7 +159,7 @@ final class ProcessConnection: ExtensionConnection {
     func updateSnapshot(_ snapshot: Snapshot) { post(.snapshot(snapshot)) }
 
     func keyEvent(_ action: kbx_key_action, at position: KeyPosition) -> kbx_status {
-        call(.keyEvent(action: action, position: position), "key_event")?.status ?? kbx_status(KBX_STATUS_FAILED)
+        call(.keyEvent(action: action, position: position))?.status ?? kbx_status(KBX_STATUS_FAILED)
     }
 
     func hostCommand(_ command: HostCommand, request: UInt64) {
@@ -169,7 +169,7 @@ final class ProcessConnection: ExtensionConnection {
     func cancelCommand(request: UInt64) { post(.cancelCommand(request: request)) }
 
     func barrier() {
-        _ = call(.barrier, "the messages before")
+        _ = call(.barrier)
     }
 
     func destroyInstance() {
@@ -208,9 +208,9 @@ final class ProcessConnection: ExtensionConnection {
 
     /// Sends `message` and waits for its reply, handling what else the child sends meanwhile (the
     /// extension's calls during the callback). `nil` if the child failed instead: then ``fault`` says how.
-    private func call(_ message: ToExtension, _ callback: String, limit: Duration? = nil) -> (status: Int32, payload: [UInt8])? {
+    private func call(_ message: ToExtension, limit: Duration? = nil) -> (status: Int32, payload: [UInt8])? {
         guard let awaited = send(message), let process else { return nil }
-        inFlight = callback
+        inFlight = name(of: message)
         defer {
             inFlight = nil
             // What came with the reply (the child's `idle`, its later calls) is in the channel's
@@ -396,7 +396,7 @@ final class ProcessConnection: ExtensionConnection {
         case .cancelCommand: "cancel_command"
         case .fireTimer: "a timer"
         case .destroyInstance: "destroy_instance"
-        case .barrier: "the host"
+        case .barrier: "the messages before"
         }
     }
 }

@@ -143,7 +143,8 @@ public enum ExtensionLoader {
         callbacks.initialize(to: fields)
         return LoadedExtension(
             source: source, identifier: identifier, name: name, version: version, abiVersion: abiVersion,
-            isolation: .inProcess, library: library, sha256: sha256, descriptor: descriptor, callbacks: UnsafePointer(callbacks)
+            isolation: .inProcess, library: library, sha256: sha256, className: nil, descriptor: descriptor,
+            callbacks: UnsafePointer(callbacks)
         )
     }
 
@@ -162,29 +163,30 @@ public enum ExtensionLoader {
             if errno == ENOENT || errno == ENOTDIR { throw .fileNotFound(path: path) }
             throw .openFailed(path: path, reason: String(cString: strerror(errno)))
         }
+        do {
+            try checkSharedObject(fd, shownAs: path)
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
+    }
+
+    private static func checkSharedObject(_ fd: Int32, shownAs path: String) throws(LoadError) {
         var info = stat()
-        guard fstat(fd, &info) == 0 else {
-            close(fd)
-            throw .openFailed(path: path, reason: String(cString: strerror(errno)))
-        }
-        if (info.st_mode & S_IFMT) == S_IFDIR {
-            close(fd)
-            throw .notASharedLibrary(path: path, reason: "it is a directory")
-        }
+        guard fstat(fd, &info) == 0 else { throw .openFailed(path: path, reason: String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw .notASharedLibrary(path: path, reason: "it is a directory") }
         // ELF header: magic at 0, e_type (2 bytes, little-endian on our targets) at 16.
         var header = [UInt8](repeating: 0, count: 18)
         let count = pread(fd, &header, header.count, 0)
         guard count == header.count, header[0...3] == [0x7F, 0x45, 0x4C, 0x46] else {
-            close(fd)
             throw .notASharedLibrary(path: path, reason: "not an ELF file")
         }
         let elfType = UInt16(header[16]) | UInt16(header[17]) << 8
         guard elfType == 3 /* ET_DYN */ else {
-            close(fd)
             let kind = elfType == 1 ? "a relocatable object (.o)" : elfType == 2 ? "an executable" : "ELF type \(elfType)"
             throw .notASharedLibrary(path: path, reason: "an ELF file, but \(kind)")
         }
-        return fd
     }
 
     /// The SHA-256 of the open file, read from its start.

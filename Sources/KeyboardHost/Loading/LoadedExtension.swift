@@ -19,7 +19,7 @@ public struct LoadedExtension: Sendable, CustomStringConvertible {
     let sha256: String?
     /// Or, for a keyboard class of this very program (``ExportableKeyboard``) run in a child process:
     /// its mangled name, for the child (this program started again) to find it by.
-    var className: String? = nil
+    let className: String?
 
     /// In process: the descriptor, static and immutable for the life of the process (the image is never
     /// closed), so sharing the pointer across threads is safe. It is what create_instance is given back.

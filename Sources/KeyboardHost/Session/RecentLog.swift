@@ -13,7 +13,7 @@ public struct RecentLog<Entry: Sendable>: Sendable, RandomAccessCollection {
         self.capacity = capacity
     }
 
-    mutating func append(_ entry: Entry) {
+    public mutating func append(_ entry: Entry) {
         total += 1
         entries.append(entry)
         if entries.count > capacity { entries.removeFirst() }

@@ -33,7 +33,7 @@ final class Repl {
     /// A command in flight (read, delete, move) and the snapshots pushed since it started.
     var running: (command: HostCommand, snapshots: Int)?
     /// The latest events between host and extension, for the inspector.
-    private(set) var recentEvents: [SessionEvent] = []
+    private(set) var recentEvents = RecentLog<SessionEvent>(capacity: 12)
     /// Submitted lines, for readline's history.
     var onSubmitted: ((String) -> Void)?
     /// The field changed: readline's line must follow.
@@ -61,35 +61,34 @@ final class Repl {
         session.onFieldChange = { [weak self] in self?.onFieldChanged?() }
         session.onEvent = { [weak self, name = session.loadedExtension.name] event in
             guard let self else { return }
+            var redraws = true
+            var kept = true
             switch event {
-            case .error(let error): message = "\(name): \(error)"
+            case .error(let error):
+                message = "\(name): \(error)"
+                redraws = false
             case .request(.advanceToNextInputMode): nextKeyboard()
             case .request(.dismissKeyboard): options.showKeyboard = false
             case .extensionEvent(let reported): message = reported.description  // the status row names the keyboard
             case .fault(let fault):
                 running = nil
                 message = "\(fault) — your text is kept; keys now type into the field directly (C-x R restarts \(name))"
-            default: break
-            }
-            switch event {
-            case .request, .extensionEvent, .fault: redraw()
-            default: break
-            }
-            if case .keyTapped(let position) = event {
+            case .keyboardState, .layoutChanged: break
+            case .keyTapped(let position):
                 // Every tap, however it was planned, lights its key and clicks (key feedback).
                 lastKey = position
                 if session.configuration?.typing.keyFeedback.sound == true { screen.bell() }
+                // On a secure keyboard the inspector does not keep which keys were tapped: with the
+                // layout on screen, a position is the digit.
+                kept = !isSecure
+                redraws = false
+            case .snapshot:
+                if let current = running { running = (current.command, current.snapshots + 1) }
+                redraws = false
+            default: redraws = false
             }
-            // On a secure keyboard the inspector does not keep which keys were tapped: with the
-            // layout on screen, a position is the digit.
-            if case .keyTapped = event, isSecure { return }
-            recentEvents.append(event)
-            if recentEvents.count > 12 { recentEvents.removeFirst(recentEvents.count - 12) }
-            if case .snapshot = event, let current = running { running = (current.command, current.snapshots + 1) }
-            switch event {
-            case .keyboardState, .layoutChanged: redraw()
-            default: break
-            }
+            if kept { recentEvents.append(event) }
+            if redraws { redraw() }
         }
     }
 

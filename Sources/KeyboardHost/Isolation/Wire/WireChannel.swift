@@ -13,7 +13,7 @@ import Glibc
 /// with a deadline (``read(until:)``). Both go through one buffer, so frames stay in order.
 final class WireChannel: @unchecked Sendable {
     // Used on the main queue only (the reading source's queue, and the callers'), so unsynchronised.
-    private let fd: Int32
+    let fd: Int32
     private var buffer: [UInt8] = []
     private var start = 0
     /// What recv reads into, kept: a fresh 64 KiB for every read was a cost of every message.

@@ -3,10 +3,11 @@ import KeyboardModel
 
 /// Encodes and decodes the wire's messages (``ToExtension``, ``FromExtension``).
 ///
-/// A frame is a 64-bit little-endian length, then that many bytes: a kind byte and the fields in
-/// order — integers little-endian, strings as a 32-bit length and UTF-8, UUIDs as 16 bytes. The Swift
-/// compiler's plugin server frames its messages the same way; its payload is JSON, ours binary, because
-/// a keystroke crosses the wire several times and JSON coding would cost more than the crossing.
+/// A frame is a 64-bit little-endian length, then that many bytes: for the host's messages, their
+/// sequence and the host's clock first; then a kind byte and the fields in order — integers
+/// little-endian, strings as a 32-bit length and UTF-8, UUIDs as 16 bytes. The Swift compiler's plugin
+/// server frames its messages the same way; its payload is JSON, ours binary, because a keystroke
+/// crosses the wire several times and JSON coding would cost more than the crossing.
 /// A message that does not decode is a ``WireError``, which the host treats as a fault of the child.
 enum WireCodec {
     // MARK: Frames
@@ -24,56 +25,60 @@ enum WireCodec {
 
     static func encode(_ numbered: NumberedMessage) -> [UInt8] {
         var w = Writer()
-        switch numbered.message {
-        case .load: w.u8(1)
-        case .createInstance: w.u8(2)
-        case .createConfiguration: w.u8(3)
-        case .lifecycle: w.u8(4)
-        case .textInput: w.u8(5)
-        case .snapshot: w.u8(6)
-        case .keyEvent: w.u8(7)
-        case .hostCommand: w.u8(8)
-        case .cancelCommand: w.u8(9)
-        case .fireTimer: w.u8(10)
-        case .destroyInstance: w.u8(11)
-        case .barrier: w.u8(12)
-        case .loadClass: w.u8(13)
-        }
         w.u64(numbered.sequence)
         w.u64(numbered.nowNanoseconds)
         switch numbered.message {
         case .load(let library, let sha256, let version):
+            w.u8(1)
             w.string(library)
             w.string(sha256)
             w.u32(version)
-        case .loadClass(let mangledName, let identifier, let name, let version):
-            w.string(mangledName)
-            w.string(identifier)
-            w.string(name)
-            w.u32(version)
-        case .createInstance(let settings): w.string(settings)
-        case .createConfiguration, .destroyInstance, .barrier: break
-        case .lifecycle(let event), .textInput(let event): w.u32(event)
-        case .snapshot(let snapshot): w.snapshot(snapshot)
+        case .createInstance(let settings):
+            w.u8(2)
+            w.string(settings)
+        case .createConfiguration: w.u8(3)
+        case .lifecycle(let event):
+            w.u8(4)
+            w.u32(event)
+        case .textInput(let event):
+            w.u8(5)
+            w.u32(event)
+        case .snapshot(let snapshot):
+            w.u8(6)
+            w.snapshot(snapshot)
         case .keyEvent(let action, let position):
+            w.u8(7)
             w.u32(action)
             w.u32(UInt32(clamping: position.subKeyboard))
             w.u32(UInt32(clamping: position.row))
             w.u32(UInt32(clamping: position.column))
         case .hostCommand(let command, let request):
+            w.u8(8)
             w.u32(command)
             w.u64(request)
-        case .cancelCommand(let request): w.u64(request)
-        case .fireTimer(let token): w.u64(token)
+        case .cancelCommand(let request):
+            w.u8(9)
+            w.u64(request)
+        case .fireTimer(let token):
+            w.u8(10)
+            w.u64(token)
+        case .destroyInstance: w.u8(11)
+        case .barrier: w.u8(12)
+        case .loadClass(let mangledName, let identifier, let name, let version):
+            w.u8(13)
+            w.string(mangledName)
+            w.string(identifier)
+            w.string(name)
+            w.u32(version)
         }
         return w.bytes
     }
 
     static func decodeToExtension(_ bytes: [UInt8]) throws(WireError) -> NumberedMessage {
         var r = Reader(bytes)
-        let kind = try r.u8()
         let sequence = try r.u64()
         let now = try r.u64()
+        let kind = try r.u8()
         let message: ToExtension
         switch kind {
         case 1: message = .load(library: try r.string(), sha256: try r.string(), wireVersion: try r.u32())

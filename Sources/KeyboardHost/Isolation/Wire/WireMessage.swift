@@ -63,7 +63,7 @@ struct LoadedIdentity: Codable, Hashable {
 
 enum Wire {
     /// Bumped when a message changes; the child refuses a host of another version.
-    static let version: UInt32 = 2  // 2: loadClass
+    static let version: UInt32 = 3  // 2: loadClass; 3: a host message's sequence and clock before its kind
     /// The most bytes one message may carry: beyond it the sender is flooding.
     static let maximumMessageBytes = 64 << 20
 }
