@@ -51,7 +51,7 @@ public final class KeyboardTestHost {
         _ controller: KeyboardViewController.Type, id: String? = nil, name: String? = nil,
         document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
-        settings: HostSettings = .none, isolation: Isolation = .inProcess,
+        settings: HostSettings = .none, isolation: Isolation = .inProcess, platform: PlatformProfile = .exact,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
         let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
@@ -59,7 +59,7 @@ public final class KeyboardTestHost {
         let identifier = id ?? "test.inprocess." + typeName.filter { $0.isLetter || $0.isNumber }
         let loaded = try ExtensionLoader.load(class: controller, identifier: identifier, name: name ?? typeName, isolation: isolation)
         self.init(loaded, inProcess: isolation == .inProcess, document: document, cursor: cursor, policy: policy, latency: latency,
-                  traits: traits, licensing: licensing, settings: settings, sourceLocation: sourceLocation)
+                  traits: traits, licensing: licensing, settings: settings, platform: platform, sourceLocation: sourceLocation)
     }
 
     /// Hosts the extension built at `path` (`lib<Name>.so`), loaded with the real loader, where
@@ -69,19 +69,19 @@ public final class KeyboardTestHost {
     public convenience init(
         extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
-        settings: HostSettings = .none, isolation: Isolation = .process,
+        settings: HostSettings = .none, isolation: Isolation = .process, platform: PlatformProfile = .exact,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
         let sourceLocation = SourceLocation(fileID: fileID, filePath: filePath, line: line, column: column)
         self.init(try ExtensionLoader.load(path: path, isolation: isolation), inProcess: false, document: document, cursor: cursor,
                   policy: policy, latency: latency, traits: traits, licensing: licensing, settings: settings,
-                  sourceLocation: sourceLocation)
+                  platform: platform, sourceLocation: sourceLocation)
     }
 
     private init(
         _ loaded: LoadedExtension, inProcess: Bool, document: String, cursor: Int?, policy: ContextPolicy,
         latency: Duration, traits: TextInputTraits, licensing: Licensing, settings: HostSettings,
-        sourceLocation: SourceLocation
+        platform: PlatformProfile, sourceLocation: SourceLocation
     ) {
         let scheduler = VirtualScheduler()
         self.scheduler = scheduler
@@ -93,6 +93,7 @@ public final class KeyboardTestHost {
         )
         session.latency = latency
         session.settings = settings
+        session.platform = platform
         session.onEvent = { [weak self] event in
             guard let self else { return }
             log.append(event)
@@ -174,6 +175,12 @@ public final class KeyboardTestHost {
     public var policy: ContextPolicy {
         get { session.policy }
         set { session.policy = newValue }
+    }
+
+    /// Which platform the host behaves as (``PlatformProfile``).
+    public var platform: PlatformProfile {
+        get { session.platform }
+        set { session.platform = newValue }
     }
 
     public var latency: Duration {

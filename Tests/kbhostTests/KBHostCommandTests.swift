@@ -19,6 +19,7 @@ struct KBHostCommandTests {
         let cursor: Int
         let selection: [Int]
         let policy: String
+        let platform: String
         let errors: [String]
         let `extension`: Extension
     }
@@ -87,6 +88,16 @@ struct KBHostCommandTests {
         let output = try runOutput(try kbhost("run", try hello, "--text", "a.\nb", "--cursor", "2", "--policy", policy, "--type", "xy{delete}"))
         #expect(output.document == "a.x\nb")
         #expect(output.cursor == 3)
+    }
+
+    @Test func thePlatformIsChosenAndPrinted() throws {
+        #expect(try runOutput(try kbhost("run", try hello, "--type", "a")).platform == "exact")
+        let ios = try runOutput(try kbhost("run", try hello, "--platform", "ios", "--type", "a"))
+        #expect(ios.platform == "ios")
+        #expect(ios.document == "a")
+        let bogus = try kbhost("run", try hello, "--platform", "symbian")
+        #expect(bogus.status == 64)
+        #expect(bogus.standardError.contains("'--platform <platform>'"))
     }
 
     @Test func anUnknownPolicyIsABadArgument() throws {

@@ -61,8 +61,13 @@ extension KeyboardSession {
                     field.replaceDocument(with: "")
                     outcomes.append(.applied(operation))
                 } else {
-                    operation.apply(to: &field)
+                    let stoppedBefore = operation.apply(to: &field, under: platform)
                     outcomes.append(.applied(operation))
+                    if let character = stoppedBefore {
+                        outcomes.append(.platformNote(
+                            "\(operation) would end inside \(character.debugDescription) (\(character.utf16.count) UTF-16 units); this host stops the caret before it"
+                        ))
+                    }
                     removed += max(0, before - field.count)
                 }
                 posted.applied += 1

@@ -27,6 +27,8 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     public internal(set) var textField: TextField
     /// How the proxy's context windows are cut. Takes effect with the next snapshot.
     public var policy: ContextPolicy
+    /// Which platform the session behaves as (``PlatformProfile``): how posted edits count and apply.
+    public var platform: PlatformProfile = .exact
     /// How long posted edits wait before the host applies them. Zero: the next turn of the loop.
     public var latency: Duration = .zero
     /// The configuration the current instance returned; `nil` while hidden.

@@ -30,6 +30,9 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
     case extensionEvent(KeyboardEvent)
     /// The extension's process failed (isolation): it is gone; the field is as it was.
     case fault(ExtensionFault)
+    /// The session's platform profile decided something the platform leaves unsaid (``PlatformProfile``):
+    /// what happened and what this host chose.
+    case platformNote(String)
 
     public var description: String {
         switch self {
@@ -55,6 +58,7 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
         case .layoutChanged: "layout changed"
         case .extensionEvent(let event): "event \(event)"
         case .fault(let fault): "fault \(fault)"
+        case .platformNote(let note): "platform: \(note)"
         }
     }
 }

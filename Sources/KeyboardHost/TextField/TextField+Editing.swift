@@ -30,10 +30,41 @@ extension TextField {
     /// Moves the caret `offset` Characters from the end of the selection, stopping at the ends of the
     /// document. Collapses the selection and commits marked text.
     public mutating func adjustTextPosition(byCharacterOffset offset: Int) {
-        let offset = min(max(offset, -count), count)  // any Int may arrive: no overflow
-        let caret = min(max(selection.upperBound + offset, 0), count)
+        adjustTextPosition(by: offset, in: .characters)
+    }
+
+    /// Moves the caret by `offset` counted in `unit` (a platform's count: iOS moves by UTF-16 units),
+    /// collapsing the selection from its end. A move that would end inside a Character stops at the
+    /// boundary before it, on the side it came from; that Character is returned.
+    @discardableResult
+    public mutating func adjustTextPosition(by offset: Int, in unit: TextUnit) -> Character? {
+        var caret = selection.upperBound
+        var inside: Character?
+        switch unit {
+        case .characters:
+            let offset = min(max(offset, -count), count)  // any Int may arrive: no overflow
+            caret = min(max(caret + offset, 0), count)
+        case .utf16:
+            var remaining = offset.magnitude
+            var index = self.index(at: caret)
+            while remaining > 0 {
+                let forward = offset > 0
+                guard forward ? index < document.endIndex : index > document.startIndex else { break }
+                let next = forward ? index : document.index(before: index)
+                let character = document[next]
+                let units = UInt(character.utf16.count)
+                guard units <= remaining else {
+                    inside = character
+                    break
+                }
+                remaining -= units
+                caret += forward ? 1 : -1
+                index = forward ? document.index(after: index) : next
+            }
+        }
         markedRange = nil
         selection = caret..<caret
+        return inside
     }
 
     /// Replaces the marked text (or else the selection) with `text`, marks it, and selects

@@ -19,16 +19,20 @@ public enum TextOperation: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Applies the edit to `field`.
-    public func apply(to field: inout TextField) {
+    /// Applies the edit as `profile`'s platform would; returns the Character a caret move stopped short
+    /// of (it would have ended inside it), if it did.
+    @discardableResult
+    public func apply(to field: inout TextField, under profile: PlatformProfile = .exact) -> Character? {
         switch self {
         case .insertText(let text): field.insertText(text)
         case .deleteBackward: field.deleteBackward()
-        case .adjustTextPosition(let offset): field.adjustTextPosition(byCharacterOffset: offset)
+        case .adjustTextPosition(let offset): return field.adjustTextPosition(by: offset, in: profile.caretMoveUnit)
         case .setMarkedText(let text, let range): field.setMarkedText(text, selectedRange: range)
         case .unmarkText: field.unmarkText()
         case .setSelectedRange(let range, _): field.select(range)
         case .deleteRange(let range, _): field.deleteRange(range)
         }
+        return nil
     }
 
     public var description: String {

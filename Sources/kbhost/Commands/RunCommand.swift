@@ -13,7 +13,7 @@ struct RunCommand: AsyncParsableCommand {
             the field:
 
               {"cursor": 11, "document": "hello world", "documentIdentifier": "…", "selection": [11, 11],
-             "policy": "sentence", "extension": {…}, "errors": […], "events": […], "actions": […]}
+             "policy": "sentence", "platform": "exact", "extension": {…}, "errors": […], "events": […], "actions": […]}
 
             Each --action runs after the typing, on the extension's full-document walker, and reports \
             what it read (before, after, selected), deleted (deletedCharacters), its snapshot round \
@@ -121,6 +121,8 @@ struct BatchRun {
         /// Lower and upper bound; equal when nothing is selected.
         let selection: [Int]
         let policy: String
+        /// The platform the host behaved as (`--platform`).
+        let platform: String
         /// The latest errors the extension reported (at most 1000), and how many more there were.
         let errors: [String]
         let errorsDropped: Int?
@@ -229,7 +231,7 @@ struct BatchRun {
             extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),
             documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
             selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
-            errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,
+            platform: setup.platform.description, errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,
             events: Array(session.reportedEvents), eventsDropped: session.reportedEvents.dropped > 0 ? session.reportedEvents.dropped : nil,
             actions: outputs, fault: session.fault?.description
         )
@@ -248,6 +250,15 @@ extension ContextPolicy: ExpressibleByArgument {
 }
 
 extension HostCommand: ExpressibleByArgument {}
+
+extension PlatformProfile: ExpressibleByArgument {
+    public init?(argument: String) {
+        self.init(named: argument)
+    }
+
+    public static var allValueStrings: [String] { all.map(\.description) }
+    public var defaultValueDescription: String { description }
+}
 
 /// A duration on the command line: a number and a unit, `ns`, `us`, `ms`, `s` or `min` (`800ms`,
 /// `1.5s`, `2min`).

@@ -74,6 +74,7 @@ final class Repl {
                 running = nil
                 message = "\(fault) — your text is kept; keys now type into the field directly (C-x R restarts \(name))"
             case .keyboardState, .layoutChanged: break
+            case .platformNote(let note): message = note
             case .keyTapped(let position):
                 // Every tap, however it was planned, lights its key and clicks (key feedback).
                 lastKey = position
@@ -265,6 +266,7 @@ final class Repl {
         var parts = ["\(session.loadedExtension.name) (\(active + 1)/\(extensions.count))", isPlain ? "plain keyboard" : mode]
         if state.shift != .off { parts.append(state.shift == .on ? "shift" : "caps lock") }
         parts.append(session.policy.description)
+        if session.platform != .exact { parts.append(session.platform.description) }
         if isSecure { parts.append("secure") }
         if case .notChecked = options.setup.licensing { parts.append("LICENSES NOT CHECKED") }
         let row = parts.joined(separator: " · ")

@@ -67,6 +67,12 @@ struct HostOptions: ParsableArguments {
     ))
     var memoryLimit: Int?
 
+    @Option(help: ArgumentHelp(
+        "Behave as this platform gives a keyboard its text: exact (this host: Characters, applied exactly) or ios (a caret move counts UTF-16 units). Default: exact.",
+        valueName: "platform"
+    ))
+    var platform: PlatformProfile = .exact
+
     /// Where extensions run when --isolation is not given.
     var defaultIsolation: Isolation { .process }
 
@@ -122,7 +128,7 @@ struct HostOptions: ParsableArguments {
         return HostSetup(
             licensing: licensing, configuration: configuration, flags: flags, dataRoot: dataRoot,
             bundleDirectories: bundles + configuration.bundleDirectories + [dataRoot + "/bundles"],
-            isolation: isolation ?? defaultIsolation, memoryLimit: memoryLimit.map { $0 << 20 }
+            isolation: isolation ?? defaultIsolation, memoryLimit: memoryLimit.map { $0 << 20 }, platform: platform
         )
     }
 }
@@ -142,6 +148,8 @@ final class HostSetup: @unchecked Sendable {
     let isolation: Isolation
     /// The memory an extension in its own process may use, in bytes.
     let memoryLimit: Int?
+    /// Which platform sessions behave as.
+    let platform: PlatformProfile
 
     /// What `loaded` is handed: its bundle's layout and license, under its entry's settings in the
     /// configuration, under the flags; and its storage folder (made now; without one, if it cannot be
@@ -163,6 +171,7 @@ final class HostSetup: @unchecked Sendable {
         let session = KeyboardSession(extension: loaded, textField: field, policy: policy, licensing: licensing, scheduler: scheduler)
         session.settings = settings(for: loaded)
         session.isolationLimits.memory = memoryLimit
+        session.platform = platform
         return session
     }
 
@@ -174,8 +183,9 @@ final class HostSetup: @unchecked Sendable {
 
     init(
         licensing: Licensing, configuration: HostConfiguration, flags: HostSettings, dataRoot: String,
-        bundleDirectories: [String], isolation: Isolation, memoryLimit: Int?
+        bundleDirectories: [String], isolation: Isolation, memoryLimit: Int?, platform: PlatformProfile = .exact
     ) {
+        self.platform = platform
         self.isolation = isolation
         self.memoryLimit = memoryLimit
         self.licensing = licensing
