@@ -3,8 +3,9 @@
 ///
 /// `exact` is this host's own behaviour (every offset counts Characters, every edit is applied exactly
 /// and promptly); the others reproduce what the platform does where it breaks keyboards in the field.
-/// So far: `ios`, with its UTF-16 caret moves (Android's and Wayland's profiles are to come, issue 14). Each rule names its source. Where a platform's exact behaviour is unknown, the rule says what
-/// this host chose, and the session reports it when it happens (``SessionEvent/platformNote(_:)``), so a
+/// So far: `ios`, with its UTF-16 caret moves (Android's and Wayland's profiles are to come, issue 14).
+/// Each rule names its source. Where a platform's exact behaviour is unknown, the rule says what this
+/// host chose, and the session reports it when it happens (``SessionEvent/platformNote(_:)``), so a
 /// test can see it.
 public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     public enum Name: String, CaseIterable, Hashable, Sendable {

@@ -18,8 +18,7 @@ public enum TextOperation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Applies the edit to `field`.
-    /// Applies the edit as `profile`'s platform would; returns the Character a caret move stopped short
+    /// Applies the edit to `field` as `profile`'s platform would; returns the Character a caret move stopped short
     /// of (it would have ended inside it), if it did.
     @discardableResult
     public func apply(to field: inout TextField, under profile: PlatformProfile = .exact) -> Character? {
