@@ -87,7 +87,9 @@ static void *watch_parent(void *unused) {
 }
 
 // A child the host started to run an extension: it dies with its parent, and inherits no descriptor but
-// 0, 1, 2 and the wire (3); the progress page (4) is mapped and its descriptor closed.
+// 0, 1, 2, the wire (3 from the host, 4 to it) and its doorbell (5); the progress page (6) is mapped and
+// its descriptor closed. A write to a host that has gone fails rather than killing it (the wire is a
+// pipe): it exits when it sees the host gone.
 static void become_worker(const char *parent) {
     parent_pid = (pid_t)atol(parent);
     if (getppid() != parent_pid) _exit(1);  // the parent is gone already
@@ -98,7 +100,8 @@ static void become_worker(const char *parent) {
     pthread_t watcher;
     pthread_create(&watcher, NULL, watch_parent, NULL);
     pthread_detach(watcher);
-    void *page = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, 4, 0);
+    signal(SIGPIPE, SIG_IGN);
+    void *page = mmap(NULL, sizeof(uint64_t), PROT_READ | PROT_WRITE, MAP_SHARED, 6, 0);
     if (page != MAP_FAILED) worker_progress = page;
     DIR *fds = opendir("/proc/self/fd");
     if (fds) {
@@ -106,7 +109,7 @@ static void become_worker(const char *parent) {
         struct dirent *entry;
         while ((entry = readdir(fds)) != NULL) {
             int fd = atoi(entry->d_name);
-            if (entry->d_name[0] >= '0' && entry->d_name[0] <= '9' && fd > 3 && fd != own) close(fd);
+            if (entry->d_name[0] >= '0' && entry->d_name[0] <= '9' && fd > 5 && fd != own) close(fd);
         }
         closedir(fds);
     }

@@ -105,30 +105,85 @@ struct WireCodecTests {
         }
     }
 
-    /// Two ends of a real socket pair.
-    private func channels() throws -> (WireChannel, WireChannel) {
-        var fds: [Int32] = [-1, -1]
-        try #require(socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &fds) == 0)
-        return (WireChannel(fd: fds[0]), WireChannel(fd: fds[1]))
+    /// A host's end and a child's, as ExtensionProcess makes them: a pipe each way and the doorbell
+    /// (its read end returned, to look at); the child's raw descriptor to the host, to write past the
+    /// channel.
+    private func channels() throws -> (host: WireChannel, child: WireChannel, doorbell: Int32, toHost: Int32) {
+        var pipes: [[Int32]] = []
+        for _ in 0..<3 {
+            var ends: [Int32] = [-1, -1]
+            try #require(pipe(&ends) == 0)
+            pipes.append(ends)
+        }
+        let (toChild, toHost, bell) = (pipes[0], pipes[1], pipes[2])
+        for end in bell { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
+        let listening = dup(bell[0])  // the channel owns its descriptors; the test looks at a copy
+        let host = WireChannel(reading: toHost[0], writing: toChild[1], listening: Doorbell(fd: bell[0]))
+        let child = WireChannel(reading: toChild[0], writing: toHost[1], ringing: Doorbell(fd: bell[1]))
+        return (host, child, listening, toHost[1])
+    }
+
+    /// Whether the doorbell has rung since it was last drained (taken now), looking without waiting.
+    private func rang(_ doorbell: Int32) -> Bool {
+        var byte: UInt8 = 0
+        var any = false
+        while read(doorbell, &byte, 1) == 1 { any = true }
+        return any
     }
 
     @Test func aLengthLongerThanTheHostTakesIsRefusedBeforeItIsRead() throws {
-        let (reader, writer) = try channels()
+        let (host, child, _, toHost) = try channels()
+        defer { withExtendedLifetime(child) {} }  // it owns the descriptor written to past it
         // A frame is its 64-bit little-endian length, then the bytes.
         #expect(Array(WireCodec.frame([1, 2, 3]).prefix(8)) == [3, 0, 0, 0, 0, 0, 0, 0])
         // 2^62 bytes announced, none sent: refused from the length alone, not waited for.
         let header: [UInt8] = [0, 0, 0, 0, 0, 0, 0, 0x40]
-        #expect(header.withUnsafeBytes { Glibc.send(writer.fd, $0.baseAddress, 8, 0) } == 8)
-        #expect(reader.read(until: .now + .seconds(60)) == .failure(.tooLarge(1 << 62)))
+        #expect(header.withUnsafeBytes { Glibc.write(toHost, $0.baseAddress, 8) } == 8)
+        #expect(host.read(until: .now + .seconds(60)) == .failure(.tooLarge(1 << 62)))
+    }
+
+    @Test func theChildRingsForWhatTheHostDoesNotWaitForAndOnlyThen() throws {
+        let (host, child, doorbell, _) = try channels()
+        // Unasked (an idle after a posted message): the ring comes with the frame.
+        #expect(child.write([1], timeout: .seconds(60)))
+        #expect(rang(doorbell))
+        #expect(host.read(until: .now + .seconds(60)) == .success([1]))
+        // While the host waits for an answer it reads itself: no ring, no wake-up.
+        child.peerIsWaiting = true
+        #expect(child.write([2], timeout: .seconds(60)))
+        #expect(!rang(doorbell))
+        #expect(host.read(until: .now + .seconds(60)) == .success([2]))
+        // Held frames ring once, when they go.
+        child.peerIsWaiting = false
+        child.hold()
+        #expect(child.write([3], timeout: .seconds(60)) && child.write([4], timeout: .seconds(60)))
+        #expect(!rang(doorbell))
+        #expect(child.release(timeout: .seconds(60)))
+        #expect(rang(doorbell))
+        #expect(host.read(until: .now + .seconds(60)) == .success([3]))
+        #expect(host.read(until: .now + .seconds(60)) == .success([4]))
+    }
+
+    @Test func aFrameLargerThanThePipeRingsBeforeItWaitsForRoom() async throws {
+        let (host, child, doorbell, _) = try channels()
+        let large = [UInt8](repeating: 7, count: 1 << 20)  // a pipe holds 64 KiB unless enlarged
+        nonisolated(unsafe) let writer = child
+        let written = Task.detached { writer.write(large, timeout: .seconds(60)) }
+        // The host, not waiting, learns of it from the doorbell while the child waits for room: it
+        // rang before the frame was whole, or the two would wait for each other.
+        var bell = pollfd(fd: doorbell, events: Int16(POLLIN), revents: 0)
+        #expect(poll(&bell, 1, 60_000) == 1)
+        #expect(host.read(until: .now + .seconds(60)) == .success(large))
+        #expect(await written.value)
     }
 
     @Test func heldFramesGoTogetherInOrderWhenReleasedAndNotBefore() throws {
-        let (reader, writer) = try channels()
+        let (reader, writer, _, _) = try channels()
         writer.hold()
         for payload in [[1], [2, 2], [3, 3, 3]] as [[UInt8]] {
             #expect(writer.write(payload, timeout: .seconds(60)))
         }
-        // A write to a socket pair is in the peer's buffer when it returns: nothing there means nothing sent.
+        // A write to a pipe is in the reader's buffer when it returns: nothing there means nothing sent.
         #expect(reader.read(until: .now) == nil)
         #expect(writer.release(timeout: .seconds(60)))
         #expect(reader.read(until: .now + .seconds(60)) == .success([1]))

@@ -109,6 +109,29 @@ struct IsolationFaultTests {
         } matching: { $0.comments.contains { $0.rawValue.contains("was killed (SIGKILL)") } }
     }
 
+    /// A child's end is an end of its output and of its wire at once. With a dispatch source on a
+    /// descriptor that hangs up, libdispatch's manager thread crashed the host in 1–3% of such ends
+    /// (docs/Architecture.md, "How the two sides wait"); here 200 children end, half of them crashing, and
+    /// the test runner (the host) lives on to count them.
+    @Test func manyChildrenEndingOneAfterAnotherLeaveTheHostRunning() async throws {
+        let path = try CFixture.build("fault-FIXTURE_FAULT_SEGV", defines: ["FIXTURE_FAULT_SEGV"])
+        var crashed = 0
+        for round in 0..<200 {
+            let host = try KeyboardTestHost(extensionAt: path, document: "keep ", isolation: .process)
+            try host.show()
+            try await host.type("a")
+            if round.isMultiple(of: 2) {
+                withKnownIssue { _ = try? host.tap("b") } matching: { $0.comments.contains { $0.rawValue.contains("SIGSEGV") } }
+                if host.fault?.kind == .crashed(signal: SIGSEGV) { crashed += 1 }
+            } else {
+                host.hide()
+                await host.settle()
+            }
+            #expect(host.document == "keep a")
+        }
+        #expect(crashed == 100)
+    }
+
     @Test func aStringLongerThanTheHostTakesIsRefusedUnread() async throws {
         let host = try makeHost("FIXTURE_FAULT_HUGE_INSERT")
         try host.tap("b")  // insert_text with a length of 2^40: refused, and "b" still typed

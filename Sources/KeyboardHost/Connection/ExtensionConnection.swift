@@ -33,6 +33,13 @@ protocol ExtensionConnection: AnyObject {
     /// Returns once every call made so far has been handled and what the extension called during them
     /// has arrived: at once in process; a round trip for a child.
     func barrier()
+    /// Makes the calls in `body` (notifications and a snapshot: one change of the field) and sends them
+    /// together, where sending costs something (a child process: one write, one wake-up).
+    func together(_ body: () -> Void)
+}
+
+extension ExtensionConnection {
+    func together(_ body: () -> Void) { body() }
 }
 
 /// What a connection tells its session.

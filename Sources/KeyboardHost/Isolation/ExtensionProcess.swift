@@ -14,9 +14,10 @@ import Glibc
 /// set: CHostRuntime's constructor sees it before `main` and runs the worker instead. So every host
 /// that links KeyboardHost — `kbhost`, a test binary, an app — carries its worker, and no second
 /// executable has to be found or kept in step. Its hygiene: standard input is /dev/null; standard output
-/// and error go to a pipe the host keeps the last lines of; the wire is descriptor 3 and no other
-/// descriptor is inherited (the child closes the rest before anything runs); it ends when its parent
-/// does (it watches for it on a thread of its own, so even a child stuck in an endless loop goes).
+/// and error go to a pipe the host keeps the last lines of; the wire is a pipe each way (descriptors 3
+/// from the host, 4 to it), its ``Doorbell`` is 5, and no other descriptor is inherited (the child
+/// closes the rest before anything runs); it ends when its parent does (it watches for it on a thread
+/// of its own, so even a child stuck in an endless loop goes).
 final class ExtensionProcess: @unchecked Sendable {
     let pid: pid_t
     let channel: WireChannel
@@ -29,20 +30,30 @@ final class ExtensionProcess: @unchecked Sendable {
 
     /// Starts a worker; `nil` and why if it cannot be.
     static func launch() -> Result<ExtensionProcess, ExtensionFault.Kind> {
-        var sockets: [Int32] = [-1, -1]
-        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &sockets) == 0 else {
-            return .failure(.couldNotStart("socketpair: \(String(cString: strerror(errno)))"))
+        _ = ignoreBrokenPipes
+        // Four pipes, each end closed on exec: the wire's two ways, the doorbell, and the child's output.
+        var pipes: [(read: Int32, write: Int32)] = []
+        for _ in 0..<4 {
+            var ends: [Int32] = [-1, -1]
+            guard pipe(&ends) == 0 else {
+                let reason = String(cString: strerror(errno))
+                pipes.forEach { close($0.read); close($0.write) }
+                return .failure(.couldNotStart("pipe: \(reason)"))
+            }
+            ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+            pipes.append((ends[0], ends[1]))
         }
-        var pipeEnds: [Int32] = [-1, -1]
-        guard pipe(&pipeEnds) == 0, fcntl(pipeEnds[0], F_SETFD, FD_CLOEXEC) == 0, fcntl(pipeEnds[1], F_SETFD, FD_CLOEXEC) == 0 else {
-            close(sockets[0]); close(sockets[1])
-            return .failure(.couldNotStart("pipe: \(String(cString: strerror(errno)))"))
-        }
+        let (toChild, fromChild, doorbell, output) = (pipes[0], pipes[1], pipes[2], pipes[3])
+        // The wire's pipes as large as an unprivileged process may make them (1 MiB by default, against
+        // 64 KiB): a large answer (a document read back) then crosses in fewer turns. Best effort.
+        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ, which Glibc's Swift module does not name
+        for end in [toChild.write, fromChild.write] { _ = fcntl(end, setPipeSize, 1 << 20) }
+        for end in [doorbell.read, doorbell.write] { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         var pageDescriptor: Int32 = -1
         let page = kbx_progress_create(&pageDescriptor)
         defer {
-            close(sockets[1])
-            close(pipeEnds[1])
+            // The child's ends: the host keeps none, so the child's end is the wire's end.
+            [toChild.read, fromChild.write, output.write].forEach { close($0) }
             if page != nil { close(pageDescriptor) }
         }
 
@@ -50,9 +61,11 @@ final class ExtensionProcess: @unchecked Sendable {
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 1)
-        posix_spawn_file_actions_adddup2(&actions, pipeEnds[1], 2)
-        posix_spawn_file_actions_adddup2(&actions, sockets[1], Worker.wireDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, output.write, 1)
+        posix_spawn_file_actions_adddup2(&actions, output.write, 2)
+        posix_spawn_file_actions_adddup2(&actions, toChild.read, Worker.fromHostDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, fromChild.write, Worker.toHostDescriptor)
+        posix_spawn_file_actions_adddup2(&actions, doorbell.write, Worker.doorbellDescriptor)
         if page != nil { posix_spawn_file_actions_adddup2(&actions, pageDescriptor, Worker.progressDescriptor) }
 
         // A process group of its own: the host decides what a C-c means, and it never means "kill the
@@ -73,17 +86,33 @@ final class ExtensionProcess: @unchecked Sendable {
         var pid = pid_t()
         let spawned = posix_spawn(&pid, "/proc/self/exe", &actions, &spawn.attributes, argv, envp)
         guard spawned == 0 else {
-            close(sockets[0]); close(pipeEnds[0])
+            [toChild.write, fromChild.read, doorbell.read, doorbell.write, output.read].forEach { close($0) }
             if let page { kbx_progress_release(page) }
             return .failure(.couldNotStart("cannot start a child process: \(String(cString: strerror(spawned)))"))
         }
-        return .success(ExtensionProcess(pid: pid, wire: sockets[0], output: pipeEnds[0], progressPage: page))
+        let channel = WireChannel(
+            reading: fromChild.read, writing: toChild.write, listening: Doorbell(fd: doorbell.read, keptOpen: doorbell.write)
+        )
+        return .success(ExtensionProcess(pid: pid, channel: channel, output: output.read, progressPage: page))
     }
 
-    private init(pid: pid_t, wire: Int32, output: Int32, progressPage: UnsafeMutablePointer<UInt64>?) {
+    /// A write to a child that has died must fail, not kill the host: a pipe, unlike a socket, has no
+    /// MSG_NOSIGNAL. So a host that starts a child ignores SIGPIPE — unless it set a handler of its own.
+    private static let ignoreBrokenPipes: Void = {
+        var current = sigaction()
+        if sigaction(SIGPIPE, nil, &current) == 0, current.__sigaction_handler.sa_handler == nil {
+            signal(SIGPIPE, SIG_IGN)
+        }
+    }()
+
+    private init(pid: pid_t, channel: WireChannel, output: Int32, progressPage: UnsafeMutablePointer<UInt64>?) {
         self.pid = pid
-        channel = WireChannel(fd: wire)
-        self.output = OutputTail(fd: output)
+        self.channel = channel
+        // The child's end shows first as the end of its output: then the host reads the wire, whose end
+        // says so, at once rather than at the watchdog's next look.
+        self.output = OutputTail(fd: output) { [weak channel] in
+            DispatchQueue.main.async { MainActor.assumeIsolated { channel?.pump() } }
+        }
         self.progressPage = progressPage
         stat = ProcFile("/proc/\(pid)/stat")
         statm = ProcFile("/proc/\(pid)/statm")
@@ -129,7 +158,7 @@ final class ExtensionProcess: @unchecked Sendable {
         let kind: ExtensionFault.Kind
         switch status {
         case nil:
-            // Alive but its wire closed: it shut the socket itself. Not a way to run; stopped.
+            // Alive but its wire closed: it closed its end itself. Not a way to run; stopped.
             terminate()
             kind = .malformed("it closed its connection")
         case let status? where status & 0x7F == 0:
@@ -138,6 +167,9 @@ final class ExtensionProcess: @unchecked Sendable {
             let signal = status & 0x7F
             kind = signal == SIGKILL || signal == SIGTERM ? .killed(signal: signal) : .crashed(signal: signal)
         }
+        // It has ended, so all it wrote is in the pipe: read it now, not when the source comes to it —
+        // the host may learn of the end first, and the crash's message is in the last lines.
+        if status != nil { output.readRest() }
         return ExtensionFault(name: name, kind: kind, during: during, standardError: lastLines)
     }
 
@@ -191,34 +223,108 @@ private final class ProcFile: @unchecked Sendable {
     }
 }
 
-/// The last lines a child wrote, read as they come on a queue of their own.
-private final class OutputTail: @unchecked Sendable {
-    private let state = Mutex<(lines: [String], partial: [UInt8])>(([], []))
-    private let source: DispatchSourceRead
-    private static let keep = 200  // a Swift crash's message comes before a stack trace of 50 lines or more
+/// The last lines a child wrote, read as they come on a thread of its own.
+///
+/// A thread, not a dispatch source: a pipe whose writer has gone reports a hang-up, and libdispatch on
+/// Linux unregisters a source that saw one on the source's own queue, while its manager thread may
+/// still be walking the same bookkeeping (the race of swift-corelibs-libdispatch #949). With a source
+/// here, `kbhost run` crashed in `_dispatch_event_loop_drain` in 1–3% of runs, as the child's output
+/// ended. So the only dispatch source the host keeps on a child watches its ``Doorbell``, which never
+/// hangs up.
+private final class OutputTail: Sendable {
+    private let reader: Reader
+    /// The stop pipe's write end: closed, it wakes the thread to end even if the output never does (a
+    /// grandchild of the child may hold it open).
+    private let stop: Int32
 
-    init(fd: Int32) {
+    /// `ended` is called once, from the thread or from ``readRest()``, when the output has ended.
+    init(fd: Int32, ended: @escaping @Sendable () -> Void) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        source = DispatchSource.makeReadSource(fileDescriptor: fd, queue: DispatchQueue(label: "kbhost.extension-output"))
-        source.setEventHandler { [weak self, source] in
-            var chunk = [UInt8](repeating: 0, count: 16 * 1024)
-            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if count <= 0 {
-                if count == 0 || (errno != EAGAIN && errno != EINTR) { source.cancel() }
-                return
-            }
-            self?.take(chunk[0..<count])
-        }
-        source.setCancelHandler { close(fd) }
-        source.resume()
+        var ends: [Int32] = [-1, -1]
+        let stoppable = pipe(&ends) == 0
+        if stoppable { ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) } }
+        stop = stoppable ? ends[1] : -1
+        let reader = Reader(fd: fd, ended: ended)
+        self.reader = reader
+        let stopped = stoppable ? ends[0] : -1
+        let thread = Thread { reader.run(stop: stopped) }
+        thread.name = "kbhost.extension-output"
+        thread.stackSize = 256 * 1024
+        thread.start()
     }
 
     deinit {
-        source.cancel()
+        if stop >= 0 { close(stop) }
     }
 
-    private func take(_ bytes: ArraySlice<UInt8>) {
-        state.withLock { state in
+    /// Reads everything written so far (for a child that has ended: all it will ever write).
+    func readRest() {
+        reader.readAvailable()
+    }
+
+    /// The child's last lines, oldest first; a line not yet ended last.
+    var lines: [String] { reader.lines }
+
+    /// What the thread and ``readRest()`` share, under one lock: the descriptor and the lines read.
+    private final class Reader: Sendable {
+        private struct State {
+            var fd: Int32
+            var lines: [String] = []
+            var partial: [UInt8] = []
+            var ended = false
+        }
+        private let state: Mutex<State>
+        private let ended: @Sendable () -> Void
+        private static let keep = 200  // a Swift crash's message comes before a stack trace of 50 lines or more
+
+        init(fd: Int32, ended: @escaping @Sendable () -> Void) {
+            state = Mutex(State(fd: fd))
+            self.ended = ended
+        }
+
+        /// The thread: waits for output or for the stop pipe, reads, and closes both at the end.
+        func run(stop: Int32) {
+            var watched = [pollfd(fd: state.withLock { $0.fd }, events: Int16(POLLIN), revents: 0)]
+            if stop >= 0 { watched.append(pollfd(fd: stop, events: Int16(POLLIN), revents: 0)) }
+            while true {
+                let ready = poll(&watched, nfds_t(watched.count), -1)
+                if ready < 0, errno == EINTR { continue }
+                if ready < 0 || (watched.count > 1 && watched[1].revents != 0) { break }
+                if !readAvailable() { break }
+            }
+            if stop >= 0 { close(stop) }
+            state.withLock { state in
+                close(state.fd)
+                state.fd = -1
+            }
+        }
+
+        /// Reads what is there; whether the output may go on (`false` once it has ended).
+        @discardableResult
+        func readAvailable() -> Bool {
+            let justEnded = state.withLock { state -> Bool? in
+                guard state.fd >= 0, !state.ended else { return nil }
+                var chunk = [UInt8](repeating: 0, count: 16 * 1024)
+                while true {
+                    let count = chunk.withUnsafeMutableBytes { read(state.fd, $0.baseAddress, $0.count) }
+                    if count > 0 {
+                        Self.take(chunk[0..<count], into: &state)
+                    } else if count < 0, errno == EINTR {
+                        continue
+                    } else if count < 0, errno == EAGAIN {
+                        return false
+                    } else {
+                        state.ended = true
+                        return true
+                    }
+                }
+            }
+            guard let justEnded else { return false }
+            if justEnded { ended() }
+            return !justEnded
+        }
+
+        private static func take(_ bytes: ArraySlice<UInt8>, into state: inout State) {
             for byte in bytes {
                 if byte == UInt8(ascii: "\n") {
                     state.lines.append(String(decoding: state.partial, as: UTF8.self))
@@ -227,13 +333,13 @@ private final class OutputTail: @unchecked Sendable {
                     state.partial.append(byte)
                 }
             }
-            if state.lines.count > Self.keep { state.lines.removeFirst(state.lines.count - Self.keep) }
+            if state.lines.count > keep { state.lines.removeFirst(state.lines.count - keep) }
         }
-    }
 
-    var lines: [String] {
-        state.withLock { state in
-            state.lines + (state.partial.isEmpty ? [] : [String(decoding: state.partial, as: UTF8.self)])
+        var lines: [String] {
+            state.withLock { state in
+                state.lines + (state.partial.isEmpty ? [] : [String(decoding: state.partial, as: UTF8.self)])
+            }
         }
     }
 }

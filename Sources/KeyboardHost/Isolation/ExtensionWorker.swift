@@ -11,10 +11,13 @@ import Glibc
 
 /// Where a worker finds its wire, and how it knows it is one.
 enum Worker {
-    /// The descriptor the wire is on in the child.
-    static let wireDescriptor: Int32 = 3
+    /// The wire in the child: what the host sends comes on 3, what the child sends goes to 4.
+    static let fromHostDescriptor: Int32 = 3
+    static let toHostDescriptor: Int32 = 4
+    /// The ``Doorbell`` the child rings when it sends what the host is not waiting for.
+    static let doorbellDescriptor: Int32 = 5
     /// Where the child finds the page it notes its progress in (CHostRuntime maps it before `main`).
-    static let progressDescriptor: Int32 = 4
+    static let progressDescriptor: Int32 = 6
     /// Set (to the parent's pid) in a child's environment: CHostRuntime's constructor then runs the
     /// worker instead of `main`.
     static let environmentKey = "KBHOST_EXTENSION_WORKER"
@@ -41,27 +44,27 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
     private var reportedIdle: UInt64 = 0
     private var waitingForIdle = false
 
-    private init(fd: Int32) {
-        channel = WireChannel(fd: fd)
-        channel.spinsAfterBatch = true
+    private init() {
+        channel = WireChannel(
+            reading: Worker.fromHostDescriptor, writing: Worker.toHostDescriptor, ringing: Doorbell(fd: Worker.doorbellDescriptor)
+        )
         scheduler.send = { [weak self] in self?.send($0) }
     }
 
-    /// Runs the worker on this process's main queue, for good: the host ends the process. Called before
-    /// `main`, on the main thread, it drains the main queue with Foundation's run loop: `dispatchMain()`
-    /// would exit the thread, which cannot unwind through the dynamic loader's frames.
+    /// Runs the worker on this process's main thread, for good: the host ends the process. Called
+    /// before `main`, on the main thread, it serves the wire there (``WireChannel/serve(_:)``), which
+    /// runs the main queue and Foundation's run loop between messages. (`dispatchMain()` would exit the
+    /// thread, which cannot unwind through the dynamic loader's frames.)
     nonisolated static func run() -> Never {
-        DispatchQueue.main.async {
-            MainActor.assumeIsolated {
-                let worker = ExtensionWorker(fd: Worker.wireDescriptor)
-                current = worker
-                worker.channel.startReading { frame in
-                    guard case .success(let bytes)? = frame else { exit(0) }  // the host has gone
-                    worker.received(bytes)
-                }
+        MainActor.assumeIsolated {
+            let worker = ExtensionWorker()
+            current = worker
+            worker.channel.serve { frame in
+                guard case .success(let bytes)? = frame else { exit(0) }  // the host has gone
+                worker.received(bytes)
             }
         }
-        while true { RunLoop.main.run() }
+        exit(0)
     }
 
     private static var current: ExtensionWorker?
@@ -77,7 +80,10 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         scheduler.hostNow.withLock { $0 = numbered.nowNanoseconds }
         handled = numbered.sequence
         kbx_worker_note_progress(numbered.sequence)
+        // The host reads what comes until the answer to a call itself: no ring for that.
+        channel.peerIsWaiting = numbered.message.isAnswered
         handle(numbered.message, sequence: numbered.sequence)
+        channel.peerIsWaiting = false
         reportIdleWhenIdle()
     }
 
@@ -150,6 +156,7 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         // The host waits for this: it goes now, with what was held before it (the extension's calls
         // during the callback, the idle), in one write — not after the rest of the batch.
         if !channel.release(timeout: .seconds(30), keepHolding: channel.isHolding) { exit(0) }
+        channel.peerIsWaiting = false
     }
 
     private func send(_ message: FromExtension) {

@@ -51,6 +51,17 @@ final class ProcessConnection: ExtensionConnection {
         // are applied (``KeyboardSession/settle()``), for the keyboard state the child reports comes
         // with them (an automatic shift), where in process it comes at once.
         work = scheduler.makeExtensionWork() ?? ExtensionWork()
+        work?.beforeWaiting = { [weak self] in self?.lookForAnswer() }
+    }
+
+    /// Before a wait for the child to go idle suspends (a settle, a walk's next window): reads its
+    /// answer if it comes within a moment. The answer to a posted message usually follows at once, and
+    /// read here it costs no wake-up, where the doorbell costs two (the dispatch manager's, then the
+    /// main queue's). Bounded, so a chatty child cannot hold the main actor.
+    private func lookForAnswer() {
+        let until = ContinuousClock.now + .milliseconds(1)
+        while fault == nil, !outstanding.isEmpty, ContinuousClock.now < until, let process,
+              process.channel.pumpWhenReadable() {}
     }
 
     isolated deinit {
@@ -167,6 +178,13 @@ final class ProcessConnection: ExtensionConnection {
     }
 
     func cancelCommand(request: UInt64) { post(.cancelCommand(request: request)) }
+
+    func together(_ body: () -> Void) {
+        guard let process, fault == nil, !process.channel.isHolding else { return body() }
+        process.channel.hold()
+        body()
+        if !process.channel.release(timeout: limits.answer) { _ = childEnded() }
+    }
 
     func barrier() {
         _ = call(.barrier)

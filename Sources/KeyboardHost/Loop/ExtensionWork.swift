@@ -54,9 +54,14 @@ public final class ExtensionWork: Sendable {
     /// Whether nothing of the extension's is runnable: it is waiting, or done.
     public var isIdle: Bool { inFlight == 0 }
 
+    /// Called on the main actor before ``idle()`` waits: a connection that can look for the
+    /// extension's answer itself (a child process's wire) does so here, rather than be woken for it.
+    @MainActor var beforeWaiting: (() -> Void)?
+
     /// Returns once nothing of the extension's is under way; at once if nothing is.
     @MainActor
     public func idle() async {
+        if !isIdle { beforeWaiting?() }
         // The continuation is stored under the lock, so a job that ends in between cannot be missed.
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let idle = state.withLock { state in

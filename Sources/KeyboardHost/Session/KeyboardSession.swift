@@ -311,9 +311,11 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         changed()
         if change != .none { onFieldChange?() }
         guard isShown, change != .none || acknowledge else { return }
-        change.before.forEach(notify)
-        pushSnapshot()
-        change.after.forEach(notify)
+        connection.together {
+            change.before.forEach(notify)
+            pushSnapshot()
+            change.after.forEach(notify)
+        }
     }
 
     private func notify(_ event: Int) {

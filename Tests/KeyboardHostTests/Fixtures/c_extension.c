@@ -18,8 +18,8 @@
 // in update_snapshot), FIXTURE_FAULT_EXIT (exit(3) in key_event), FIXTURE_FAULT_HANG (an endless loop in
 // key_event), FIXTURE_FAULT_HANG_LATER (an endless loop in update_snapshot, a call nobody waits on),
 // FIXTURE_FAULT_EVENTS, _ERRORS, _INSERTS (a million calls in key_event), FIXTURE_FAULT_HUGE_INSERT
-// (insert_text with a length of 2^40), FIXTURE_FAULT_GARBAGE (bytes of its own on the wire, descriptor
-// 3), FIXTURE_FAULT_MEMORY (200 MB allocated and kept). FIXTURE_NAME overrides the name.
+// (insert_text with a length of 2^40), FIXTURE_FAULT_GARBAGE (bytes of its own on the wire to the host,
+// descriptor 4), FIXTURE_FAULT_MEMORY (200 MB allocated and kept). FIXTURE_NAME overrides the name.
 #include <pthread.h>
 #include <stdio.h>
 #include <unistd.h>
@@ -100,7 +100,7 @@ static void fault(kbx_instance *instance, int in_snapshot) {
     if (!in_snapshot) instance->host.insert_text(instance->host.host, "tiny", (size_t)1 << 40);
 #elif defined(FIXTURE_FAULT_GARBAGE)
     static const unsigned char garbage[] = {5, 0, 0, 0, 0, 0, 0, 0, 0xEE, 1, 2, 3, 4};
-    if (!in_snapshot) { ssize_t written = write(3, garbage, sizeof garbage); (void)written; }
+    if (!in_snapshot) { ssize_t written = write(4, garbage, sizeof garbage); (void)written; }
 #elif defined(FIXTURE_FAULT_MEMORY)
     if (!in_snapshot) {
         char *kept = malloc(200u << 20);

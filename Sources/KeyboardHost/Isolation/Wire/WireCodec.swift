@@ -16,9 +16,14 @@ enum WireCodec {
     static func frame(_ payload: [UInt8]) -> [UInt8] {
         var frame = [UInt8]()
         frame.reserveCapacity(8 + payload.count)
-        Writer.append(UInt64(payload.count), to: &frame)
-        frame += payload
+        appendFrame(payload, to: &frame)
         return frame
+    }
+
+    /// Appends the frame for `payload` to `bytes` (what is held to be sent together).
+    static func appendFrame(_ payload: [UInt8], to bytes: inout [UInt8]) {
+        Writer.append(UInt64(payload.count), to: &bytes)
+        bytes += payload
     }
 
     // MARK: Host to child
@@ -167,7 +172,8 @@ enum WireError: Error, Equatable, CustomStringConvertible {
 // MARK: Fields
 
 private struct Writer {
-    var bytes: [UInt8] = []
+    /// Room for most messages at once: a keystroke's grew the array five times.
+    var bytes: [UInt8] = { var bytes = [UInt8](); bytes.reserveCapacity(64); return bytes }()
 
     static func append<T: FixedWidthInteger>(_ value: T, to bytes: inout [UInt8]) {
         withUnsafeBytes(of: value.littleEndian) { bytes += $0 }

@@ -5,10 +5,11 @@ import KeyboardModel
 /// runs an extension (``ProcessConnection``, ``ExtensionWorker``). The encoding is ``WireCodec``'s.
 ///
 /// Host to child, each numbered (`sequence`) and carrying the host's clock (`now`), for the child's
-/// `now` to read. Of these only `load`, `loadClass`, `createInstance`, `createConfiguration` and `keyEvent` are
-/// answered (`reply`): the descriptor's callbacks that return something. The rest flow one way, as the
-/// state model already does (snapshots pushed, operations posted), and the child says when it has
-/// handled them and has nothing left to run (`idle`).
+/// `now` to read. Of these only `load`, `loadClass`, `createInstance`, `createConfiguration`, `keyEvent`
+/// and `barrier` are answered (`reply`, ``ToExtension/isAnswered``): the descriptor's callbacks that
+/// return something, and the barrier. The rest flow one way, as the state model already does
+/// (snapshots pushed, operations posted), and the child says when it has handled them and has nothing
+/// left to run (`idle`).
 enum ToExtension: Hashable {
     /// The first message: load the library (checking it against `sha256` if one is given) and check
     /// the wire's version.
@@ -30,6 +31,14 @@ enum ToExtension: Hashable {
     /// Nothing to do but answer: when the answer comes, every message before it has been handled and
     /// what the extension called meanwhile has arrived.
     case barrier
+
+    /// Whether the child answers it (`reply`); the host waits for that answer, reading meanwhile.
+    var isAnswered: Bool {
+        switch self {
+        case .load, .loadClass, .createInstance, .createConfiguration, .keyEvent, .barrier: true
+        case .lifecycle, .textInput, .snapshot, .hostCommand, .cancelCommand, .fireTimer, .destroyInstance: false
+        }
+    }
 }
 
 /// Child to host.
@@ -63,7 +72,7 @@ struct LoadedIdentity: Codable, Hashable {
 
 enum Wire {
     /// Bumped when a message changes; the child refuses a host of another version.
-    static let version: UInt32 = 3  // 2: loadClass; 3: a host message's sequence and clock before its kind
+    static let version: UInt32 = 4  // 2: loadClass; 3: a host message's sequence and clock before its kind; 4: the doorbell
     /// The most bytes one message may carry: beyond it the sender is flooding.
     static let maximumMessageBytes = 64 << 20
 }
