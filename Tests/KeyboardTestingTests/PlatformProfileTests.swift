@@ -18,6 +18,19 @@ final class MovingKeyboard: KeyboardViewController {
     }
 }
 
+/// A keyboard with a backspace (`deleteBackward()`, as every keyboard's) and a key that types "a".
+final class BackspaceKeyboard: KeyboardViewController {
+    override func createConfiguration() -> KeyboardConfiguration {
+        KeyboardConfiguration(layout: KeyboardLayout(subKeyboards: [SubKeyboard(mode: .letters, rows: [
+            [Key(code: .input, label: "⌫"), Key(code: .input, label: "a")],
+        ])]))
+    }
+
+    override func keyTapped(_ key: Key) {
+        if key.label == "a" { textDocumentProxy.insertText("a") } else { textDocumentProxy.deleteBackward() }
+    }
+}
+
 /// The platform profiles (issue 14): what each platform counts, where it differs from this host's exact
 /// behaviour — each rule under its profile, and the same taps under `exact` for contrast.
 @Suite("Platform profiles")
@@ -90,9 +103,97 @@ struct PlatformProfileTests {
         #expect(try await moved(.exact, from: 2, by: Int.max).cursor == 5)
     }
 
+    /// A host on `document` under `platform`, with `selection` selected, after `count` backspaces
+    /// (each applied before the next, as a user's are).
+    private func backspaced(
+        _ platform: PlatformProfile, _ document: String, selection: Range<Int>? = nil, times count: Int = 1
+    ) async throws -> KeyboardTestHost {
+        let host = try KeyboardTestHost(BackspaceKeyboard.self, document: document, platform: platform)
+        if let selection { host.userSelects(selection) }
+        try host.show()
+        for _ in 0..<count {
+            try host.tap("⌫")
+            await host.settle()
+        }
+        return host
+    }
+
+    @Test func underAndroidABackspaceDeletesOneUTF16Unit() async throws {
+        // "é" written e + U+0301 is one Character of two units: Android takes the accent alone.
+        let accent = try await backspaced(.android, "cafe\u{301}")
+        #expect(accent.document == "cafe")
+        #expect(notes(accent) == ["deleteBackward() deleted the last UTF-16 unit of \"é\" (2 UTF-16 units)"])
+        for platform in [PlatformProfile.exact, .ios] {
+            let whole = try await backspaced(platform, "cafe\u{301}")
+            #expect(whole.document == "caf")
+            #expect(notes(whole).isEmpty)
+        }
+        // A CRLF line break loses its "\n" and keeps its "\r".
+        #expect(try await backspaced(.android, "ab\r\n").document == "ab\r")
+    }
+
+    @Test func underAndroidHalfASurrogatePairIsLeftAsAReplacementCharacter() async throws {
+        // 👍🏽 is 👍 and 🏽, each a surrogate pair: one backspace on Android leaves 👍 and half of 🏽.
+        let once = try await backspaced(.android, "a👍🏽")
+        #expect(once.document == "a👍\u{FFFD}")
+        #expect(once.cursor == 3)
+        #expect(notes(once) == [
+            "deleteBackward() deleted the last UTF-16 unit of \"👍🏽\" (4 UTF-16 units); the half of its surrogate pair left is shown as U+FFFD",
+        ])
+        // A keyboard that erases 👍🏽 with one backspace everywhere else needs four on Android.
+        #expect(try await backspaced(.android, "a👍🏽", times: 3).document == "a\u{FFFD}")
+        #expect(try await backspaced(.android, "a👍🏽", times: 4).document == "a")
+        #expect(try await backspaced(.exact, "a👍🏽").document == "a")
+    }
+
+    @Test func underAndroidASelectionIsDeletedWhole() async throws {
+        // With a selection a keyboard commits nothing in its place (commitText("")): all of it goes.
+        let host = try await backspaced(.android, "a👍🏽b", selection: 1..<2)
+        #expect(host.document == "ab")
+        #expect(notes(host).isEmpty)
+    }
+
+    /// The text notifications the keyboard got (`textWillChange`, `textDidChange`), in order.
+    private func textNotifications(_ host: KeyboardTestHost) -> [SessionEvent] {
+        host.log.filter { $0 == .textWillChange || $0 == .textDidChange }
+    }
+
+    @Test func underIOSTheKeyboardsOwnTypingIsNotNotified() async throws {
+        for platform in [PlatformProfile.ios, .exact] {
+            let host = try KeyboardTestHost(BackspaceKeyboard.self, document: "x", platform: platform)
+            try host.show()
+            try await host.type("aa")
+            #expect(host.document == "xaa")
+            #expect(host.controller?.textDocumentProxy.documentContextBeforeInput == "xaa")  // the state came
+            let expected: [SessionEvent] = platform == .ios ? [] : Array(repeating: [.textWillChange, .textDidChange], count: 2).flatMap { $0 }
+            #expect(textNotifications(host) == expected, "\(platform)")
+            // What the user does is told on iOS too.
+            host.userMovesCursor(to: 0)
+            await host.settle()
+            #expect(host.log.last == .selectionDidChange)
+        }
+    }
+
+    @Test func underIOSErasingBackToALineBreakOrEverythingIsNotifiedAnyway() async throws {
+        // keyman PR #2770, #2776: deleting that leaves the caret after a line break, or the field empty,
+        // brings textWillChange and textDidChange; any other delete of the keyboard's does not.
+        let host = try KeyboardTestHost(BackspaceKeyboard.self, document: "one\ntw", platform: .ios)
+        try host.show()
+        try host.tap("⌫")
+        await host.settle()
+        #expect(textNotifications(host).isEmpty)  // "one\nt": after a letter
+        try host.tap("⌫")
+        await host.settle()
+        #expect(textNotifications(host) == [.textWillChange, .textDidChange])  // "one\n": after the line break
+        let empty = try await backspaced(.ios, "ab", times: 2)
+        #expect(empty.document == "")
+        #expect(textNotifications(empty) == [.textWillChange, .textDidChange])  // only the one that emptied it
+    }
+
     @Test func profilesAreFoundByName() {
-        #expect(PlatformProfile.all.map(\.description) == ["exact", "ios"])
+        #expect(PlatformProfile.all.map(\.description) == ["exact", "ios", "android"])
         #expect(PlatformProfile(named: "ios") == .ios)
+        #expect(PlatformProfile(named: "android") == .android)
         #expect(PlatformProfile(named: "iOS") == nil)
     }
 }

@@ -20,6 +20,7 @@ struct KBHostCommandTests {
         let selection: [Int]
         let policy: String
         let platform: String
+        let platformNotes: [String]?
         let errors: [String]
         let `extension`: Extension
     }
@@ -95,6 +96,11 @@ struct KBHostCommandTests {
         let ios = try runOutput(try kbhost("run", try hello, "--platform", "ios", "--type", "a"))
         #expect(ios.platform == "ios")
         #expect(ios.document == "a")
+        #expect(ios.platformNotes == nil)
+        // Android's backspace takes one UTF-16 unit: half of 🏽's surrogate pair stays, as U+FFFD.
+        let android = try runOutput(try kbhost("run", try hello, "--platform", "android", "--text", "a👍🏽", "--type", "{delete}"))
+        #expect(android.document == "a👍\u{FFFD}")
+        #expect(android.platformNotes?.count == 1)
         let bogus = try kbhost("run", try hello, "--platform", "symbian")
         #expect(bogus.status == 64)
         #expect(bogus.standardError.contains("'--platform <platform>'"))

@@ -90,8 +90,10 @@ final class QwertyKeyboard: KeyboardViewController {
         character.isLetter || character.isNumber || character == "'"
     }
 
-    override func textDidChange() {
-        super.textDidChange()
+    /// Goes on once its deletes have landed. Not on `textDidChange`: iOS sends none for a keyboard's
+    /// own edits, and the deletion would stop after what the first window showed.
+    override func editsDidApply() {
+        super.editsDidApply()
         continueWordDeletion()
     }
 

@@ -162,6 +162,12 @@ open class KeyboardViewController {
     open func selectionWillChange() {}
     /// The selection or cursor changed.
     open func selectionDidChange() {}
+    /// The host's new state shows edits this keyboard posted as applied: ``textDocumentProxy`` now
+    /// shows what they did. Not UIKit's: iOS sends no `textDidChange` for a keyboard's own edits
+    /// (KeyboardKit #24; `kbhost --platform ios`), so a keyboard that goes on from what its edits did —
+    /// a delete-word that deletes what it sees, then looks again — goes on from here, which comes under
+    /// every platform, before any notification. Does nothing by default.
+    open func editsDidApply() {}
 
     // MARK: Keys
 

@@ -96,7 +96,15 @@ enum InstanceBridge {
                 guard let snapshot else { return }
                 let state = TextSnapshot(snapshot.pointee)  // copied now: the snapshot is borrowed
                 InstanceBridge.withController(instance) { controller, _ in
-                    controller.textDocumentProxy.snapshot = state
+                    let proxy = controller.textDocumentProxy
+                    let acknowledgesOwnEdits = state.operationsApplied > proxy.snapshot.operationsApplied
+                    proxy.snapshot = state
+                    // A platform may not tell a keyboard of its own edits (iOS sends no textDidChange
+                    // for them): the shift follows what the keyboard typed all the same.
+                    if acknowledgesOwnEdits {
+                        controller.updateAutomaticShift()
+                        controller.editsDidApply()
+                    }
                 }
             },
             key_event: { instance, event in

@@ -3,13 +3,13 @@
 ///
 /// `exact` is this host's own behaviour (every offset counts Characters, every edit is applied exactly
 /// and promptly); the others reproduce what the platform does where it breaks keyboards in the field.
-/// So far: `ios`, with its UTF-16 caret moves (Android's and Wayland's profiles are to come, issue 14).
-/// Each rule names its source. Where a platform's exact behaviour is unknown, the rule says what this
-/// host chose, and the session reports it when it happens (``SessionEvent/platformNote(_:)``), so a
-/// test can see it.
+/// So far: `ios` and `android`, with their UTF-16 caret moves, Android's UTF-16 delete and iOS's
+/// notifications (Wayland's profile is to come, issue 14). Each rule names its source. Where a platform's exact behaviour is
+/// unknown, the rule says what this host chose, and the session reports it when it happens
+/// (``SessionEvent/platformNote(_:)``), so a test can see it.
 public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     public enum Name: String, CaseIterable, Hashable, Sendable {
-        case exact, ios
+        case exact, ios, android
     }
 
     public let name: Name
@@ -17,26 +17,57 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     /// What a move of the caret by an offset counts (`adjustTextPosition(byCharacterOffset:)`).
     ///
     /// iOS: UTF-16 code units, whatever the name says — 👍🏽 is 4, 👨‍👩‍👧‍👦 is 11 (openradar 16912444;
-    /// cl445/wurstfinger PR #205). A move that ends inside a Character is this host's choice: the caret
-    /// stops at the boundary before it, on the side it came from (UIKit's own placement is not
-    /// documented), and a platform note says so.
+    /// cl445/wurstfinger PR #205). Android: UTF-16 units too, as every `InputConnection` offset
+    /// (`setSelection`). A move that ends inside a Character is this host's choice: the caret stops at
+    /// the boundary before it, on the side it came from (neither platform documents its placement),
+    /// and a platform note says so.
     public let caretMoveUnit: TextUnit
+
+    /// What `deleteBackward()` deletes when nothing is selected or marked.
+    ///
+    /// iOS: a Character. Android: one UTF-16 unit — a keyboard's backspace is
+    /// `deleteSurroundingText(1, 0)`, which counts UTF-16 units and can delete half a surrogate pair
+    /// (Android's `InputConnection` documentation warns IME authors of it); so "é" written e + U+0301
+    /// loses its accent, 👍🏽 its skin tone's second half. A String cannot hold the lone half left, so
+    /// it becomes U+FFFD, as it is drawn (this host's choice), and a platform note says what was cut.
+    public let deleteUnit: TextUnit
+
+    /// Whether the keyboard is told (`textWillChange`/`textDidChange`, `selectionWillChange`/
+    /// `selectionDidChange`) of what its own edits changed.
+    ///
+    /// iOS: no — `textDidChange` does not fire for the keyboard's own typing (KeyboardKit #24); the new
+    /// state still arrives. But it does fire, spuriously, when the keyboard's deleting leaves the caret
+    /// after a line break or the field empty (keyman PR #2770, #2776): see ``notified(_:ownEditsDeleted:field:)``.
+    /// Android tells an IME of every selection change, its own included (`onUpdateSelection`).
+    public let notifiesOwnEdits: Bool
 
     public var description: String { name.rawValue }
 
-    public static let exact = PlatformProfile(name: .exact, caretMoveUnit: .characters)
-    public static let ios = PlatformProfile(name: .ios, caretMoveUnit: .utf16)
-    public static let all: [PlatformProfile] = [.exact, .ios]
+    /// The notifications the keyboard gets for `change`, made by its own edits (which deleted text if
+    /// `deleted`), leaving `field`.
+    func notified(_ change: FieldChange, ownEditsDeleted deleted: Bool, field: TextField) -> FieldChange {
+        guard !notifiesOwnEdits, change != .document else { return change }
+        let caret = field.selection.lowerBound
+        let erasedToLineStart = caret > 0 && field.document[field.document.index(before: field.index(at: caret))].isNewline
+        return deleted && (field.count == 0 || erasedToLineStart) ? .text : .none
+    }
 
-    /// The profile called `name` (`exact`, `ios`), if there is one.
+    public static let exact = PlatformProfile(name: .exact, caretMoveUnit: .characters, deleteUnit: .characters, notifiesOwnEdits: true)
+    public static let ios = PlatformProfile(name: .ios, caretMoveUnit: .utf16, deleteUnit: .characters, notifiesOwnEdits: false)
+    public static let android = PlatformProfile(name: .android, caretMoveUnit: .utf16, deleteUnit: .utf16, notifiesOwnEdits: true)
+    public static let all: [PlatformProfile] = [.exact, .ios, .android]
+
+    /// The profile called `name` (`exact`, `ios`, `android`), if there is one.
     public init?(named name: String) {
         guard let profile = Self.all.first(where: { $0.name.rawValue == name }) else { return nil }
         self = profile
     }
 
-    private init(name: Name, caretMoveUnit: TextUnit) {
+    private init(name: Name, caretMoveUnit: TextUnit, deleteUnit: TextUnit, notifiesOwnEdits: Bool) {
         self.name = name
         self.caretMoveUnit = caretMoveUnit
+        self.deleteUnit = deleteUnit
+        self.notifiesOwnEdits = notifiesOwnEdits
     }
 }
 

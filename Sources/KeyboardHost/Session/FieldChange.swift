@@ -10,8 +10,9 @@ import KeyboardExtensionABI
 /// | a new document (submitted, replaced) or new traits (another field) | `textWillChange`, `selectionWillChange`, snapshot, `selectionDidChange`, `textDidChange` |
 /// | nothing (delete at the start, a move past an end, empty insert) | the extension's edits: the snapshot alone (the acknowledgement); the user's: nothing |
 ///
-/// An operation changes text *and* moves the caret (inserting does); it is a text change, as on iOS,
-/// where keyboards learn of their own edits through `textDidChange`. Edits the extension posted in one
+/// An operation changes text *and* moves the caret (inserting does); it is a text change. Under the
+/// `exact` profile keyboards learn of their own edits through `textDidChange`; a platform may differ
+/// (iOS does not tell them: ``PlatformProfile/notifiesOwnEdits``). Edits the extension posted in one
 /// turn are applied together and answered with one snapshot, for the biggest change among them.
 enum FieldChange: Equatable {
     case none

@@ -39,6 +39,17 @@ extension KeyboardSession {
         scheduler.schedule(after: latency) { [weak self] in self?.drain() }
     }
 
+    /// What a platform note says when the profile's units cut across `character`.
+    private static func note(_ operation: TextOperation, cut character: Character) -> String {
+        let units = "\(character.debugDescription) (\(character.utf16.count) UTF-16 units)"
+        if case .deleteBackward = operation {
+            let halfPair = UTF16.isTrailSurrogate(character.utf16.last!)
+            return "\(operation) deleted the last UTF-16 unit of \(units)"
+                + (halfPair ? "; the half of its surrogate pair left is shown as U+FFFD" : "")
+        }
+        return "\(operation) would end inside \(units); this host stops the caret before it"
+    }
+
     /// Applies every edit posted since the last turn, in order, then answers with one snapshot and the
     /// notifications for the biggest change among them (FieldChange). A guarded operation whose
     /// snapshot is no longer the latest is skipped; it still counts as applied. The turn the scheduler
@@ -49,7 +60,8 @@ extension KeyboardSession {
         var outcomes: [SessionEvent] = []
         var submitted: [String] = []
         var removed = 0
-        changeField(acknowledge: !operations.isEmpty, { field in
+        var deleted = false
+        changeField(acknowledge: !operations.isEmpty, ownEditsDeleted: { deleted }, { field in
             for operation in operations {
                 let before = field.count
                 if let snapshot = operation.guardSnapshot, snapshot != snapshotSequence {
@@ -61,14 +73,12 @@ extension KeyboardSession {
                     field.replaceDocument(with: "")
                     outcomes.append(.applied(operation))
                 } else {
-                    let stoppedBefore = operation.apply(to: &field, under: platform)
+                    let cut = operation.apply(to: &field, under: platform)
                     outcomes.append(.applied(operation))
-                    if let character = stoppedBefore {
-                        outcomes.append(.platformNote(
-                            "\(operation) would end inside \(character.debugDescription) (\(character.utf16.count) UTF-16 units); this host stops the caret before it"
-                        ))
-                    }
+                    if let cut { outcomes.append(.platformNote(Self.note(operation, cut: cut))) }
                     removed += max(0, before - field.count)
+                    if case .deleteBackward = operation { deleted = true }
+                    if case .deleteRange = operation { deleted = true }
                 }
                 posted.applied += 1
             }

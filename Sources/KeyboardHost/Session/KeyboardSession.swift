@@ -304,17 +304,24 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// `acknowledge`, when the snapshot still goes (the answer to posted operations; section 5 of
     /// the ABI header), without notifications. `changed` runs once the field is no longer borrowed,
     /// before the extension is told: no callback of the host's user runs while `body` holds the field.
-    func changeField(acknowledge: Bool = false, _ body: (inout TextField) -> Void, changed: () -> Void = {}) {
+    ///
+    /// `ownEditsDeleted` is set for the extension's own edits (whether they deleted text): then the
+    /// platform decides which notifications it gets (``PlatformProfile/notifiesOwnEdits``).
+    func changeField(
+        acknowledge: Bool = false, ownEditsDeleted: (() -> Bool)? = nil, _ body: (inout TextField) -> Void,
+        changed: () -> Void = {}
+    ) {
         let old = FieldChange.State(textField)
         body(&textField)
         let change = FieldChange(from: old, to: FieldChange.State(textField))
         changed()
         if change != .none { onFieldChange?() }
         guard isShown, change != .none || acknowledge else { return }
+        let notified = ownEditsDeleted.map { platform.notified(change, ownEditsDeleted: $0(), field: textField) } ?? change
         connection.together {
-            change.before.forEach(notify)
+            notified.before.forEach(notify)
             pushSnapshot()
-            change.after.forEach(notify)
+            notified.after.forEach(notify)
         }
     }
 

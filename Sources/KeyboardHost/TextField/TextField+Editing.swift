@@ -27,6 +27,30 @@ extension TextField {
         }
     }
 
+    /// Deletes as ``deleteBackward()`` does, but a caret with no selection and no marked text deletes
+    /// one `unit` before it: with `.utf16` (Android's `deleteSurroundingText(1, 0)`), the last UTF-16
+    /// unit of the Character before the caret, so "é" written e + U+0301 becomes "e", and 👍🏽 loses half
+    /// of its skin tone's surrogate pair. A String cannot hold the half left over, so it becomes U+FFFD
+    /// (what a lone surrogate shows as; this host's choice). Returns the Character cut, if one was.
+    @discardableResult
+    public mutating func deleteBackward(in unit: TextUnit) -> Character? {
+        let caret = selection.lowerBound
+        guard unit == .utf16, selection.isEmpty, markedRange == nil, caret > 0 else {
+            deleteBackward()
+            return nil
+        }
+        let before = document[document.index(before: index(at: caret))]
+        let units = before.utf16
+        guard units.count > 1 else {
+            deleteBackward()
+            return nil
+        }
+        // Decoding repairs what the cut left: a lead surrogate without its trail becomes U+FFFD.
+        let replaced = replace(caret - 1..<caret, with: String(decoding: units.dropLast(), as: UTF16.self))
+        selection = replaced.upperBound..<replaced.upperBound
+        return before
+    }
+
     /// Moves the caret `offset` Characters from the end of the selection, stopping at the ends of the
     /// document. Collapses the selection and commits marked text.
     public mutating func adjustTextPosition(byCharacterOffset offset: Int) {

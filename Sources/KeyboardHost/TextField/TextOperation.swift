@@ -18,13 +18,14 @@ public enum TextOperation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// Applies the edit to `field` as `profile`'s platform would; returns the Character a caret move stopped short
-    /// of (it would have ended inside it), if it did.
+    /// Applies the edit to `field` as `profile`'s platform would; returns the Character the platform's
+    /// units cut across, if they did: a caret move stopped short of it (it would have ended inside it),
+    /// or a delete took part of it.
     @discardableResult
     public func apply(to field: inout TextField, under profile: PlatformProfile = .exact) -> Character? {
         switch self {
         case .insertText(let text): field.insertText(text)
-        case .deleteBackward: field.deleteBackward()
+        case .deleteBackward: return field.deleteBackward(in: profile.deleteUnit)
         case .adjustTextPosition(let offset): return field.adjustTextPosition(by: offset, in: profile.caretMoveUnit)
         case .setMarkedText(let text, let range): field.setMarkedText(text, selectedRange: range)
         case .unmarkText: field.unmarkText()

@@ -15,6 +15,9 @@ struct RunCommand: AsyncParsableCommand {
               {"cursor": 11, "document": "hello world", "documentIdentifier": "…", "selection": [11, 11],
              "policy": "sentence", "platform": "exact", "extension": {…}, "errors": […], "events": […], "actions": […]}
 
+            With --platform other than exact, "platformNotes" lists where the platform's units cut \
+            across a Character (a caret move stopped before one, a delete took part of one).
+
             Each --action runs after the typing, on the extension's full-document walker, and reports \
             what it read (before, after, selected), deleted (deletedCharacters), its snapshot round \
             trips, or its error. A text longer than --text-limit bytes is printed as \
@@ -123,6 +126,9 @@ struct BatchRun {
         let policy: String
         /// The platform the host behaved as (`--platform`).
         let platform: String
+        /// Where the platform's units cut across a Character, as the session noted it (the first 1000);
+        /// absent if nowhere.
+        let platformNotes: [String]?
         /// The latest errors the extension reported (at most 1000), and how many more there were.
         let errors: [String]
         let errorsDropped: Int?
@@ -183,11 +189,17 @@ struct BatchRun {
         let session = setup.session(for: loaded, field: TextField(text: seed, cursor: cursor), policy: policy, scheduler: scheduler)
         session.latency = latency
         var printedErrors = 0
+        var platformNotes: [String] = []
         session.onEvent = { event in
-            // The first errors as they come; a flood of them is counted, not printed.
-            if case .error(let message) = event {
+            switch event {
+            case .error(let message):
+                // The first errors as they come; a flood of them is counted, not printed.
                 printedErrors += 1
                 if printedErrors <= Self.printedErrorLimit { printError("kbhost: \(loaded.name): \(message)") }
+            case .platformNote(let note) where platformNotes.count < 1000:
+                platformNotes.append(note)
+            default:
+                break
             }
         }
         do {
@@ -231,7 +243,7 @@ struct BatchRun {
             extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),
             documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
             selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
-            platform: setup.platform.description, errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,
+            platform: setup.platform.description, platformNotes: platformNotes.isEmpty ? nil : platformNotes, errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,
             events: Array(session.reportedEvents), eventsDropped: session.reportedEvents.dropped > 0 ? session.reportedEvents.dropped : nil,
             actions: outputs, fault: session.fault?.description
         )

@@ -68,7 +68,7 @@ struct HostOptions: ParsableArguments {
     var memoryLimit: Int?
 
     @Option(help: ArgumentHelp(
-        "Behave as this platform gives a keyboard its text: exact (this host: Characters, applied exactly) or ios (a caret move counts UTF-16 units). Default: exact.",
+        "Behave as this platform gives a keyboard its text: exact (this host: Characters, applied exactly), ios (a caret move counts UTF-16 units; no textDidChange for the keyboard's own edits) or android (a caret move and a delete count UTF-16 units). Default: exact.",
         valueName: "platform"
     ))
     var platform: PlatformProfile = .exact
