@@ -49,7 +49,7 @@ public final class KeyboardTestHost {
     /// name, so the class must be declared at the top level of a file (not inside a function).
     public convenience init(
         _ controller: KeyboardViewController.Type, id: String? = nil, name: String? = nil,
-        document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
+        document: String = "", cursor: Int? = nil, policy: ContextPolicy? = nil,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
         settings: HostSettings = .none, isolation: Isolation = .inProcess, platform: PlatformProfile = .exact,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
@@ -67,7 +67,7 @@ public final class KeyboardTestHost {
     /// failure of your test, with the extension's last lines of output, and the test runner goes on),
     /// or in the test's process (a debugger sees it; a crash ends the test run).
     public convenience init(
-        extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy = .sentence,
+        extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy? = nil,
         latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
         settings: HostSettings = .none, isolation: Isolation = .process, platform: PlatformProfile = .exact,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
@@ -79,7 +79,7 @@ public final class KeyboardTestHost {
     }
 
     private init(
-        _ loaded: LoadedExtension, inProcess: Bool, document: String, cursor: Int?, policy: ContextPolicy,
+        _ loaded: LoadedExtension, inProcess: Bool, document: String, cursor: Int?, policy: ContextPolicy?,
         latency: Duration, traits: TextInputTraits, licensing: Licensing, settings: HostSettings,
         platform: PlatformProfile, sourceLocation: SourceLocation
     ) {
@@ -89,7 +89,7 @@ public final class KeyboardTestHost {
         self.sourceLocation = sourceLocation
         session = KeyboardSession(
             extension: loaded, textField: TextField(text: document, cursor: cursor, traits: traits),
-            policy: policy, licensing: licensing, scheduler: scheduler
+            policy: policy ?? platform.window, licensing: licensing, scheduler: scheduler
         )
         session.latency = latency
         session.settings = settings

@@ -190,8 +190,25 @@ struct PlatformProfileTests {
         #expect(textNotifications(empty) == [.textWillChange, .textDidChange])  // only the one that emptied it
     }
 
+    @Test func eachPlatformCutsItsOwnWindowsUnlessTheTestPicksOthers() async throws {
+        // 5000 bytes of one sentence: Wayland's surrounding text stops at 4000 bytes; Android's initial
+        // text at 1024 either side; iOS (and exact) show the sentence.
+        let document = String(repeating: "word ", count: 1000)
+        var seen: [PlatformProfile: Int] = [:]
+        for platform in PlatformProfile.all {
+            let host = try KeyboardTestHost(BackspaceKeyboard.self, document: document, platform: platform)
+            #expect(host.policy == platform.window)
+            try host.show()
+            seen[platform] = host.controller?.textDocumentProxy.documentContextBeforeInput?.utf8.count
+        }
+        #expect(seen == [.exact: 5000, .ios: 5000, .android: 1024, .wayland: 4000])
+        let picked = try KeyboardTestHost(BackspaceKeyboard.self, document: document, policy: .characters(3), platform: .wayland)
+        #expect(picked.policy == .characters(3))
+    }
+
     @Test func profilesAreFoundByName() {
-        #expect(PlatformProfile.all.map(\.description) == ["exact", "ios", "android"])
+        #expect(PlatformProfile.all.map(\.description) == ["exact", "ios", "android", "wayland"])
+        #expect(PlatformProfile(named: "wayland") == .wayland)
         #expect(PlatformProfile(named: "ios") == .ios)
         #expect(PlatformProfile(named: "android") == .android)
         #expect(PlatformProfile(named: "iOS") == nil)

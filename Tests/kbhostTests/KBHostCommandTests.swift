@@ -101,6 +101,9 @@ struct KBHostCommandTests {
         let android = try runOutput(try kbhost("run", try hello, "--platform", "android", "--text", "a👍🏽", "--type", "{delete}"))
         #expect(android.document == "a👍\u{FFFD}")
         #expect(android.platformNotes?.count == 1)
+        // A platform brings its windows unless --policy picks others.
+        #expect(try runOutput(try kbhost("run", try hello, "--platform", "wayland")).policy == "utf8-bytes:4000")
+        #expect(try runOutput(try kbhost("run", try hello, "--platform", "wayland", "--policy", "paragraph")).policy == "paragraph")
         let bogus = try kbhost("run", try hello, "--platform", "symbian")
         #expect(bogus.status == 64)
         #expect(bogus.standardError.contains("'--platform <platform>'"))

@@ -3,13 +3,13 @@
 ///
 /// `exact` is this host's own behaviour (every offset counts Characters, every edit is applied exactly
 /// and promptly); the others reproduce what the platform does where it breaks keyboards in the field.
-/// So far: `ios` and `android`, with their UTF-16 caret moves, Android's UTF-16 delete and iOS's
-/// notifications (Wayland's profile is to come, issue 14). Each rule names its source. Where a platform's exact behaviour is
+/// So far: `ios`, `android` and `wayland`: their windows, iOS's and Android's UTF-16 caret moves,
+/// Android's UTF-16 delete and iOS's notifications (more rules are to come, issue 14). Each rule names its source. Where a platform's exact behaviour is
 /// unknown, the rule says what this host chose, and the session reports it when it happens
 /// (``SessionEvent/platformNote(_:)``), so a test can see it.
 public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     public enum Name: String, CaseIterable, Hashable, Sendable {
-        case exact, ios, android
+        case exact, ios, android, wayland
     }
 
     public let name: Name
@@ -41,6 +41,17 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     /// Android tells an IME of every selection change, its own included (`onUpdateSelection`).
     public let notifiesOwnEdits: Bool
 
+    /// The windows a keyboard sees (``ContextPolicy``) unless the session picks others (`--policy`).
+    ///
+    /// iOS: `documentContextBeforeInput` and `…AfterInput` stop at sentence and line boundaries
+    /// (`sentence`; this host's default too). Android: a keyboard asks `getTextBeforeCursor(n)` with an
+    /// `n` of its own, and a field's initial surrounding text is capped at 2048 UTF-16 units
+    /// (`EditorInfoCompat.MEMORY_EFFICIENT_TEXT_LENGTH`), 1024 either side of an empty selection:
+    /// `characters(1024)` (Characters, not UTF-16 units: this host's approximation). Wayland
+    /// (text-input-v3): surrounding text of at most 4000 UTF-8 bytes, as fcitx5 keeps it under the
+    /// protocol's 4096-byte message (`wayland`).
+    public let window: ContextPolicy
+
     public var description: String { name.rawValue }
 
     /// The notifications the keyboard gets for `change`, made by its own edits (which deleted text if
@@ -52,19 +63,31 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
         return deleted && (field.count == 0 || erasedToLineStart) ? .text : .none
     }
 
-    public static let exact = PlatformProfile(name: .exact, caretMoveUnit: .characters, deleteUnit: .characters, notifiesOwnEdits: true)
-    public static let ios = PlatformProfile(name: .ios, caretMoveUnit: .utf16, deleteUnit: .characters, notifiesOwnEdits: false)
-    public static let android = PlatformProfile(name: .android, caretMoveUnit: .utf16, deleteUnit: .utf16, notifiesOwnEdits: true)
-    public static let all: [PlatformProfile] = [.exact, .ios, .android]
+    public static let exact = PlatformProfile(
+        name: .exact, window: .sentence, caretMoveUnit: .characters, deleteUnit: .characters, notifiesOwnEdits: true
+    )
+    public static let ios = PlatformProfile(
+        name: .ios, window: .sentence, caretMoveUnit: .utf16, deleteUnit: .characters, notifiesOwnEdits: false
+    )
+    public static let android = PlatformProfile(
+        name: .android, window: .characters(1024), caretMoveUnit: .utf16, deleteUnit: .utf16, notifiesOwnEdits: true
+    )
+    /// An input method under Wayland: its caret moves are key presses the application takes a
+    /// Character at a time, and it is told of every change (`done` after each commit).
+    public static let wayland = PlatformProfile(
+        name: .wayland, window: .wayland, caretMoveUnit: .characters, deleteUnit: .characters, notifiesOwnEdits: true
+    )
+    public static let all: [PlatformProfile] = [.exact, .ios, .android, .wayland]
 
-    /// The profile called `name` (`exact`, `ios`, `android`), if there is one.
+    /// The profile called `name` (`exact`, `ios`, `android`, `wayland`), if there is one.
     public init?(named name: String) {
         guard let profile = Self.all.first(where: { $0.name.rawValue == name }) else { return nil }
         self = profile
     }
 
-    private init(name: Name, caretMoveUnit: TextUnit, deleteUnit: TextUnit, notifiesOwnEdits: Bool) {
+    private init(name: Name, window: ContextPolicy, caretMoveUnit: TextUnit, deleteUnit: TextUnit, notifiesOwnEdits: Bool) {
         self.name = name
+        self.window = window
         self.caretMoveUnit = caretMoveUnit
         self.deleteUnit = deleteUnit
         self.notifiesOwnEdits = notifiesOwnEdits

@@ -17,8 +17,14 @@ struct HostOptions: ParsableArguments {
     @Flag(help: "Load extensions without checking their licenses. For development only; kbhost says so.")
     var allowUnlicensed = false
 
-    @Option(help: ArgumentHelp("How much of the document the extension's proxy sees: \(ContextPolicy.forms).", valueName: "policy"))
-    var policy: ContextPolicy = .sentence
+    @Option(help: ArgumentHelp(
+        "How much of the document the extension's proxy sees: \(ContextPolicy.forms). Default: the platform's (sentence; wayland under --platform wayland; characters:1024 under --platform android).",
+        valueName: "policy"
+    ))
+    var policy: ContextPolicy?
+
+    /// The windows the proxy shows: `--policy`, else the platform's.
+    var window: ContextPolicy { policy ?? platform.window }
 
     @Option(help: ArgumentHelp(
         "Milliseconds the host waits before applying what the extension posts, to emulate iOS's IPC.", valueName: "ms"
@@ -68,7 +74,7 @@ struct HostOptions: ParsableArguments {
     var memoryLimit: Int?
 
     @Option(help: ArgumentHelp(
-        "Behave as this platform gives a keyboard its text: exact (this host: Characters, applied exactly), ios (a caret move counts UTF-16 units; no textDidChange for the keyboard's own edits) or android (a caret move and a delete count UTF-16 units). Default: exact.",
+        "Behave as this platform gives a keyboard its text: exact (this host: Characters, applied exactly), ios (a caret move counts UTF-16 units; no textDidChange for the keyboard's own edits), android (a caret move and a delete count UTF-16 units; windows of 1024 characters) or wayland (windows of at most 4000 UTF-8 bytes). Default: exact.",
         valueName: "platform"
     ))
     var platform: PlatformProfile = .exact
