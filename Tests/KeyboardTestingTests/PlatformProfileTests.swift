@@ -206,6 +206,36 @@ struct PlatformProfileTests {
         #expect(picked.policy == .characters(3))
     }
 
+    /// Five sentences, as in cyanzhong/xTeko #81: iOS gives the first and the last of them.
+    static let fiveSentences = "One a. Two b! Three c? Four d.\nFive e"
+
+    @Test func underIOSASelectionOfMoreThanThreeSentencesIsItsFirstAndLast() async throws {
+        let document = "Before. " + Self.fiveSentences + " after"
+        let selection = 8..<(8 + Self.fiveSentences.count)
+        for (platform, expected) in [(PlatformProfile.ios, "One a. Five e"), (.exact, Self.fiveSentences)] {
+            let host = try KeyboardTestHost(WalkerKeyboard.self, document: document, platform: platform)
+            host.userSelects(selection)
+            try host.show()
+            #expect(host.walkerKeyboard.textDocumentProxy.selectedText == expected, "\(platform)")
+        }
+        // Three sentences are not cut.
+        #expect(PlatformProfile.ios.selectedText("One. Two! Three?") == "One. Two! Three?")
+        #expect(PlatformProfile.ios.selectedText("One. Two! Three? Four") == "One. Four")
+    }
+
+    @Test func theFullDocumentReaderReadsASelectionTheProxyCuts() async throws {
+        let document = "Before. " + Self.fiveSentences + " after"
+        let host = try KeyboardTestHost(WalkerKeyboard.self, document: document, platform: .ios)
+        host.userSelects(8..<(8 + Self.fiveSentences.count))
+        try host.show()
+        let result = try await host.walk { try await $0.readFullDocumentContext() }.get()
+        #expect(result.selectedText == Self.fiveSentences)  // walked, not the proxy's "One a. Five e"
+        #expect(result.fullDocumentContextBeforeInput == "Before. ")
+        #expect(result.fullDocumentContextAfterInput == " after")
+        #expect(host.selection == 8..<(8 + Self.fiveSentences.count))  // put back
+        #expect(host.document == document)
+    }
+
     @Test func profilesAreFoundByName() {
         #expect(PlatformProfile.all.map(\.description) == ["exact", "ios", "android", "wayland"])
         #expect(PlatformProfile(named: "wayland") == .wayland)

@@ -88,13 +88,29 @@ final class DocumentWalker {
             atEnd = snapshot.contextAfter.isEmpty
         }
 
+        let selected = origin.selectedText.count == selection.count ? origin.selectedText : try await readSelection(selection)
         try await restore(selection)
         return FullDocumentContext(
             fullDocumentContextBeforeInput: beforeChunks.reversed().joined(),
             fullDocumentContextAfterInput: afterChunks.joined(),
-            selectedText: origin.selectedText.isEmpty ? nil : origin.selectedText,
+            selectedText: selected.isEmpty ? nil : selected,
             roundTrips: roundTrips
         )
+    }
+
+    /// The selected text, read window by window from the selection's start, for a platform that cuts
+    /// what `selectedText` gives (iOS gives more than three sentences as the first and the last).
+    private func readSelection(_ selection: Range<Int>) async throws(Failure) -> String {
+        var chunks: [Substring] = []
+        var reached = selection.lowerBound
+        while reached < selection.upperBound {
+            let snapshot = try await step { self.proxy.setSelectedRange(reached..<reached, ifSnapshot: $0) }
+            let chunk = snapshot.contextAfter.prefix(selection.upperBound - reached)
+            guard snapshot.selectedRange.lowerBound == reached, !chunk.isEmpty else { throw Failure(.userCancelled) }
+            chunks.append(chunk)
+            reached += chunk.count
+        }
+        return chunks.joined()
     }
 
     func delete() async throws(Failure) -> FullDocumentDeletion {

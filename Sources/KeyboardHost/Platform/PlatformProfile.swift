@@ -4,7 +4,8 @@
 /// `exact` is this host's own behaviour (every offset counts Characters, every edit is applied exactly
 /// and promptly); the others reproduce what the platform does where it breaks keyboards in the field.
 /// So far: `ios`, `android` and `wayland`: their windows, iOS's and Android's UTF-16 caret moves,
-/// Android's UTF-16 delete and iOS's notifications (more rules are to come, issue 14). Each rule names its source. Where a platform's exact behaviour is
+/// Android's UTF-16 delete, iOS's notifications and its cut `selectedText` (more rules are to come,
+/// issue 14). Each rule names its source. Where a platform's exact behaviour is
 /// unknown, the rule says what this host chose, and the session reports it when it happens
 /// (``SessionEvent/platformNote(_:)``), so a test can see it.
 public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
@@ -41,6 +42,34 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     /// Android tells an IME of every selection change, its own included (`onUpdateSelection`).
     public let notifiesOwnEdits: Bool
 
+    /// How many sentences `selectedText` may hold before the platform cuts it; `nil`: never cut.
+    ///
+    /// iOS: a selection of more than three sentences comes as its first sentence and its last
+    /// (KeyboardKitPro #2; cyanzhong/xTeko #81 shows one: five sentences selected, the first and the
+    /// fifth given). A sentence runs to its `.` `!` `?` `。` or line break and the spaces after it, as
+    /// the `sentence` windows cut. The full-document reader reads a cut selection by walking it.
+    public let selectedTextSentenceLimit: Int?
+
+    /// `text`, selected, as the platform gives it to the keyboard (``selectedTextSentenceLimit``).
+    public func selectedText(_ text: String) -> String {
+        guard let limit = selectedTextSentenceLimit else { return text }
+        var sentences: [Substring] = []
+        var start = text.startIndex
+        var ended = false
+        for index in text.indices {
+            let character = text[index]
+            if ended, !character.isWhitespace {
+                sentences.append(text[start..<index])
+                start = index
+                ended = false
+            }
+            if ContextPolicy.sentence.isBoundary(character) { ended = true }
+        }
+        if start < text.endIndex { sentences.append(text[start...]) }
+        guard sentences.count > limit, let first = sentences.first, let last = sentences.last else { return text }
+        return String(first + last)
+    }
+
     /// The windows a keyboard sees (``ContextPolicy``) unless the session picks others (`--policy`).
     ///
     /// iOS: `documentContextBeforeInput` and `…AfterInput` stop at sentence and line boundaries
@@ -67,7 +96,8 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
         name: .exact, window: .sentence, caretMoveUnit: .characters, deleteUnit: .characters, notifiesOwnEdits: true
     )
     public static let ios = PlatformProfile(
-        name: .ios, window: .sentence, caretMoveUnit: .utf16, deleteUnit: .characters, notifiesOwnEdits: false
+        name: .ios, window: .sentence, caretMoveUnit: .utf16, deleteUnit: .characters, notifiesOwnEdits: false,
+        selectedTextSentenceLimit: 3
     )
     public static let android = PlatformProfile(
         name: .android, window: .characters(1024), caretMoveUnit: .utf16, deleteUnit: .utf16, notifiesOwnEdits: true
@@ -85,7 +115,11 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
         self = profile
     }
 
-    private init(name: Name, window: ContextPolicy, caretMoveUnit: TextUnit, deleteUnit: TextUnit, notifiesOwnEdits: Bool) {
+    private init(
+        name: Name, window: ContextPolicy, caretMoveUnit: TextUnit, deleteUnit: TextUnit, notifiesOwnEdits: Bool,
+        selectedTextSentenceLimit: Int? = nil
+    ) {
+        self.selectedTextSentenceLimit = selectedTextSentenceLimit
         self.name = name
         self.window = window
         self.caretMoveUnit = caretMoveUnit

@@ -6,7 +6,7 @@ extension KeyboardSession {
         let field = textField
         let snapshot = Snapshot(
             sequence: snapshotSequence, contextBefore: field.contextBefore(policy),
-            contextAfter: field.contextAfter(policy), selectedText: field.selection.isEmpty ? "" : field.selectedText,
+            contextAfter: field.contextAfter(policy), selectedText: field.selection.isEmpty ? "" : platform.selectedText(field.selectedText),
             documentIdentifier: field.documentIdentifier, hasText: field.hasText, traits: field.traits,
             operationsApplied: posted.applied, selection: field.selection
         )
