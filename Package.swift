@@ -59,7 +59,10 @@ let package = Package(
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),
-        .target(name: "KeyboardTesting", dependencies: ["KeyboardHost", "KeyboardExtension"]),
+        .target(
+            name: "KeyboardTesting",
+            dependencies: ["KeyboardHost", "KeyboardExtension", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .executableTarget(
             name: "kbhost",
             dependencies: [
@@ -95,13 +98,13 @@ let package = Package(
         // Helpers our own tests share: where the built products are, the C fixture, running commands.
         .target(
             name: "TestSupport",
-            dependencies: ["KeyboardHost", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["KeyboardHost"],
             path: "Tests/TestSupport"
         ),
         .testTarget(
             name: "KeyboardHostTests",
             dependencies: [
-                "KeyboardHost", "KeyboardExtension", "TestSupport",
+                "KeyboardHost", "KeyboardExtension", "KeyboardTesting", "TestSupport",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ],
             exclude: ["Fixtures"]

@@ -287,6 +287,27 @@ public final class KeyboardTestHost {
         }
     }
 
+    /// Runs `body` as the keyboard's task (``startTask(_:)``) to its end: settles, then moves the host's
+    /// clock on from timer to timer while it has not ended — for a routine that sleeps on the keyboard's
+    /// clock between steps (a fixed-sleep walker). Returns `nil` if it had not ended when no timer was
+    /// left to move to (it waits on something that will not come).
+    public func runToCompletion<T: Sendable>(_ body: @escaping @MainActor () async -> T) async -> T? {
+        let ended = Ended()
+        let task = startTask {
+            let result = await body()
+            ended.value = true
+            return result
+        }
+        await settle()
+        while !ended.value {
+            guard await scheduler.advanceToNextTimer() else {
+                task.cancel()
+                return nil
+            }
+        }
+        return await task.value
+    }
+
     /// Sends a host command (what the REPL's C-x r does): when this returns, the keyboard has it. Its
     /// answer: ``result(of:)``, once the host has settled or moved time far enough.
     @discardableResult
@@ -354,6 +375,12 @@ public enum KeyboardTestHostError: Error, Equatable, CustomStringConvertible {
         case .notQuiet(let pending): "the host is not quiet: " + pending.joined(separator: "; ")
         }
     }
+}
+
+/// Whether a task of ``KeyboardTestHost/runToCompletion(_:)``'s has ended; set and read on the main actor.
+@MainActor
+private final class Ended {
+    var value = false
 }
 
 /// A result passed from one task to another through a continuation, so that the one who delivers it

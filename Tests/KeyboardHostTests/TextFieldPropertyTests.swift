@@ -1,4 +1,5 @@
 import KeyboardHost
+import KeyboardTesting
 import PropertyBased
 import Testing
 import TestSupport

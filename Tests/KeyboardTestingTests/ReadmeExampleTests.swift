@@ -1,4 +1,5 @@
 import KeyboardExtension
+import KeyboardHost
 import KeyboardTesting
 import Testing
 
@@ -63,4 +64,14 @@ final class ReadingKeyboard: KeyboardViewController {
     await host.settle()
     await interrupted.value
     #expect(keyboard.outcome == "the user typed")
+}
+
+/// The DocC article "Testing against the platforms": one backspace takes 👍🏽 under every profile but
+/// Android's, where it takes one UTF-16 unit of the four.
+@Test(arguments: PlatformProfile.all) @MainActor
+func deletesAnEmojiWithOneBackspace(_ platform: PlatformProfile) async throws {
+    let host = try KeyboardTestHost(MyKeyboard.self, document: "ok 👍🏽", platform: platform)
+    try host.show()
+    try await host.type("{delete}")
+    #expect(host.document == (platform == .android ? "ok 👍\u{FFFD}" : "ok "))
 }
