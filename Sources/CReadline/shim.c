@@ -28,6 +28,10 @@ void kbx_rl_configure(void) {
     rl_variable_bind("convert-meta", "off");
     rl_variable_bind("input-meta", "on");
     rl_variable_bind("output-meta", "on");
+    /* The terminal's erase character (Backspace, ^?) and the like stay bound as kbhost binds them:
+       readline otherwise binds them again to its own commands each time it prepares the terminal, so
+       Backspace deleted a code point in readline's line instead of tapping the keyboard's delete key. */
+    rl_variable_bind("bind-tty-special-chars", "off");
 }
 
 int kbx_rl_key(void) { return rl_executing_key; }

@@ -72,7 +72,7 @@ struct PlatformProfileTests {
         let ios = try await moved(.ios, from: 5, by: -4)
         #expect(ios.cursor == 4)
         #expect(notes(ios) == [
-            "adjustTextPosition(-4) would end inside \"👨‍👩‍👧‍👦\" (11 UTF-16 units); this host stops the caret before it",
+            "adjustTextPosition(-4) would end inside U+1F468 U+200D U+1F469 U+200D U+1F467 U+200D U+1F466 (11 UTF-16 units); this host stops the caret before it",
         ])
         // Forward by 2 from the start: over "a", then 1 of 👍🏽's 4.
         let forward = try await moved(.ios, from: 0, by: 2)
@@ -122,7 +122,7 @@ struct PlatformProfileTests {
         // "é" written e + U+0301 is one Character of two units: Android takes the accent alone.
         let accent = try await backspaced(.android, "cafe\u{301}")
         #expect(accent.document == "cafe")
-        #expect(notes(accent) == ["deleteBackward() deleted the last UTF-16 unit of \"é\" (2 UTF-16 units)"])
+        #expect(notes(accent) == ["deleteBackward() deleted the last UTF-16 unit of U+0065 U+0301 (2 UTF-16 units)"])
         for platform in [PlatformProfile.exact, .ios] {
             let whole = try await backspaced(platform, "cafe\u{301}")
             #expect(whole.document == "caf")
@@ -138,7 +138,7 @@ struct PlatformProfileTests {
         #expect(once.document == "a👍\u{FFFD}")
         #expect(once.cursor == 3)
         #expect(notes(once) == [
-            "deleteBackward() deleted the last UTF-16 unit of \"👍🏽\" (4 UTF-16 units); the half of its surrogate pair left is shown as U+FFFD",
+            "deleteBackward() deleted the last UTF-16 unit of U+1F44D U+1F3FD (4 UTF-16 units); the half of its surrogate pair left is shown as U+FFFD",
         ])
         // A keyboard that erases 👍🏽 with one backspace everywhere else needs four on Android.
         #expect(try await backspaced(.android, "a👍🏽", times: 3).document == "a\u{FFFD}")

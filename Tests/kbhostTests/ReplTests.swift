@@ -39,6 +39,19 @@ struct ReplTests {
         #expect(lines.contains { $0.contains("123") && $0.contains("space") && $0.contains("return") })
     }
 
+    @Test func thePlatformIsOnTheStatusRowAndItsNotesTooAsTheyHappen() throws {
+        // Wayland brings its windows; the status row names both.
+        let wayland = try repl("--platform wayland HELLO")
+        try wayland.waitFor("the status row") { $0.contains("Hello Keyboard (1/1) · letters · utf8-bytes:4000 · wayland") }
+        // Android's backspace takes one UTF-16 unit of 👍🏽: half a pair is left, drawn as U+FFFD, and said.
+        let android = try repl("--platform android --text 'a👍🏽' HELLO")
+        try android.waitFor("the field") { fieldText($0) == "a👍🏽" }
+        try android.press("BSpace")
+        let screen = try android.waitFor("half a pair left") { fieldText($0) == "a👍\u{FFFD}" }
+        #expect(screen.contains("· android"))
+        #expect(screen.contains("deleteBackward() deleted the last UTF-16 unit"))
+    }
+
     @Test func cursorKeysAreTheUserActingInTheField() throws {
         let terminal = try repl("HELLO")
         try terminal.type("Hello")

@@ -41,7 +41,9 @@ extension KeyboardSession {
 
     /// What a platform note says when the profile's units cut across `character`.
     private static func note(_ operation: TextOperation, cut character: Character) -> String {
-        let units = "\(character.debugDescription) (\(character.utf16.count) UTF-16 units)"
+        // By its code points: a note is about units, and a terminal may draw an emoji wider than it counts.
+        let scalars = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+        let units = "\(scalars.joined(separator: " ")) (\(character.utf16.count) UTF-16 units)"
         if case .deleteBackward = operation {
             let halfPair = UTF16.isTrailSurrogate(character.utf16.last!)
             return "\(operation) deleted the last UTF-16 unit of \(units)"
@@ -94,5 +96,11 @@ extension KeyboardSession {
         } else {
             posted.takeWaiters().forEach { $0.resume() }
         }
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        String(repeating: "0", count: max(0, width - count)) + self
     }
 }
