@@ -31,7 +31,7 @@ func anchorBenchmarks() {
     }
 }
 
-/// One read on a fresh host, the host's clock moved on from timer to timer until it ends.
+/// One read on a fresh host, run to its end on the host's clock (`runToCompletion`).
 @MainActor
 enum AnchorRun {
     static func read(_ text: String, _ platform: PlatformProfile, anchor: Bool, _ benchmark: Benchmark) async -> (Duration, Bool) {
@@ -42,7 +42,7 @@ enum AnchorRun {
         try! host.show()
         let keyboard = host.controller!
         benchmark.startMeasurement()
-        let walk = host.startTask { () -> (before: String, after: String, elapsed: Duration)? in
+        let result = await host.runToCompletion { () -> (before: String, after: String, elapsed: Duration)? in
             let start = keyboard.clock.now
             if anchor {
                 guard let reading = try? await FixedSleepReader.standard.read(keyboard) else { return nil }
@@ -51,12 +51,9 @@ enum AnchorRun {
             guard let context = try? await keyboard.readFullDocumentContext() else { return nil }
             return (context.fullDocumentContextBeforeInput, context.fullDocumentContextAfterInput, start.duration(to: keyboard.clock.now))
         }
-        await host.settle()
-        while await host.scheduler.advanceToNextTimer() {}
-        let result = await walk.value
         benchmark.stopMeasurement()
         precondition(host.document == text)
-        guard let result else { return (.zero, false) }
+        guard let result = result.flatMap({ $0 }) else { return (.zero, false) }
         let isExact = result.before.count == cursor && result.before + result.after == text && host.cursor == cursor
         return (result.elapsed, isExact)
     }

@@ -16,8 +16,7 @@ struct FixedSleepReaderTests {
         let before: String, after: String, cursor: Int, elapsed: Duration
     }
 
-    /// Runs `read` as the keyboard's task on a fresh host, moving the host's clock on from timer to
-    /// timer until it ends.
+    /// Runs `read` as the keyboard's task on a fresh host, to its end (``KeyboardTestHost/runToCompletion(_:)``).
     private func outcome(
         _ platform: PlatformProfile, latency: Duration,
         _ read: @escaping @MainActor (WalkerKeyboard) async throws -> (before: String, after: String)
@@ -27,7 +26,7 @@ struct FixedSleepReaderTests {
         )
         try host.show()
         let keyboard = host.walkerKeyboard
-        let task = host.startTask { @MainActor () -> Result<(String, String, Duration), any Error> in
+        let ended = await host.runToCompletion { @MainActor () -> Result<(String, String, Duration), any Error> in
             let start = keyboard.clock.now
             do {
                 let (before, after) = try await read(keyboard)
@@ -36,9 +35,7 @@ struct FixedSleepReaderTests {
                 return .failure(error)
             }
         }
-        await host.settle()
-        while await host.scheduler.advanceToNextTimer() {}
-        let (before, after, elapsed) = try await task.value.get()
+        let (before, after, elapsed) = try #require(ended).get()
         #expect(host.document == Self.document)  // neither ever changes the text
         return Outcome(before: before, after: after, cursor: host.cursor, elapsed: elapsed)
     }

@@ -146,6 +146,17 @@ struct PlatformProfileTests {
         #expect(try await backspaced(.exact, "a👍🏽").document == "a")
     }
 
+    @Test func underAndroidNothingBeforeTheCaretOrMarkedTextIsDeletedAsElsewhere() {
+        var start = TextField(text: "👍🏽", cursor: 0)
+        #expect(start.deleteBackward(in: .utf16) == nil)
+        #expect(start.text == "👍🏽")
+        // Marked (composing) text shrinks by a Character, as a keyboard rewrites what it composes.
+        var marked = TextField(text: "a", cursor: 1)
+        marked.setMarkedText("👍🏽", selectedRange: 1..<1)
+        #expect(marked.deleteBackward(in: .utf16) == nil)
+        #expect(marked.text == "a")
+    }
+
     @Test func underAndroidASelectionIsDeletedWhole() async throws {
         // With a selection a keyboard commits nothing in its place (commitText("")): all of it goes.
         let host = try await backspaced(.android, "a👍🏽b", selection: 1..<2)
@@ -221,6 +232,12 @@ struct PlatformProfileTests {
         // Three sentences are not cut.
         #expect(PlatformProfile.ios.selectedText("One. Two! Three?") == "One. Two! Three?")
         #expect(PlatformProfile.ios.selectedText("One. Two! Three? Four") == "One. Four")
+        // Spaces and line breaks after an end belong to the sentence they follow; "。" ends one too.
+        #expect(PlatformProfile.ios.selectedText("  lead. a. b. c.") == "  lead. c.")
+        #expect(PlatformProfile.ios.selectedText("a.\n\nb.\nc.\nd") == "a.\n\nd")
+        #expect(PlatformProfile.ios.selectedText("一。二。三。四。") == "一。四。")
+        #expect(PlatformProfile.ios.selectedText("") == "")
+        #expect(PlatformProfile.exact.selectedText("One. Two! Three? Four") == "One. Two! Three? Four")
     }
 
     @Test func theFullDocumentReaderReadsASelectionTheProxyCuts() async throws {

@@ -21,6 +21,29 @@ struct WalkCheckerTests {
         await WalkChecker.move(WalkerKeyboard.self, toEnd: false, count: 40) { try await $0.moveCursorToBeginningOfDocument() }
     }
 
+    @Test func aRoutineThatWaitsForWhatNeverComesIsToldApartFromOneThatSleeps() async throws {
+        let host = try KeyboardTestHost(WalkerKeyboard.self)
+        try host.show()
+        let keyboard = host.walkerKeyboard
+        // A sleep on the keyboard's clock ends: the host's clock is moved on to it, in no real time.
+        let slept = await host.runToCompletion { () -> Duration in
+            let start = keyboard.clock.now
+            try? await keyboard.clock.sleep(for: .seconds(5))
+            return start.duration(to: keyboard.clock.now)
+        }
+        #expect(slept == .seconds(5))
+        // A wait on something that never comes, with no timer to move to: nil, and the task cancelled.
+        let (never, continuation) = AsyncStream<Int>.makeStream()  // nothing is ever sent on it
+        let waited = await host.runToCompletion { () -> Int in
+            for await _ in never {}  // ends only when the task is cancelled
+            return 1
+        }
+        #expect(waited == nil)
+        withExtendedLifetime(continuation) {}
+        await host.settle()
+        try host.assertQuiet()
+    }
+
     @Test func itFindsTheAnchorsSlipUnderIOS() async {
         // The anchor moves by Characters where iOS counts UTF-16 units: a document with an emoji before
         // the caret is enough, and the checker reports one such case.

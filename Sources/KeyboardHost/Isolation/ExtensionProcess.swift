@@ -34,14 +34,12 @@ final class ExtensionProcess: @unchecked Sendable {
         // Four pipes, each end closed on exec: the wire's two ways, the doorbell, and the child's output.
         var pipes: [(read: Int32, write: Int32)] = []
         for _ in 0..<4 {
-            var ends: [Int32] = [-1, -1]
-            guard pipe(&ends) == 0 else {
+            guard let ends = closedOnExecPipe() else {
                 let reason = String(cString: strerror(errno))
                 pipes.forEach { close($0.read); close($0.write) }
                 return .failure(.couldNotStart("pipe: \(reason)"))
             }
-            ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
-            pipes.append((ends[0], ends[1]))
+            pipes.append(ends)
         }
         let (toChild, fromChild, doorbell, output) = (pipes[0], pipes[1], pipes[2], pipes[3])
         // The wire's pipes as large as an unprivileged process may make them (1 MiB by default, against
@@ -192,6 +190,14 @@ final class ExtensionProcess: @unchecked Sendable {
     }
 }
 
+/// A pipe whose ends close on exec (no other child inherits them); `nil` if none can be made (errno says why).
+private func closedOnExecPipe() -> (read: Int32, write: Int32)? {
+    var ends: [Int32] = [-1, -1]
+    guard pipe(&ends) == 0 else { return nil }
+    ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) }
+    return (ends[0], ends[1])
+}
+
 /// A file of /proc about one child, opened once and read again with one `pread`: the host looks at a
 /// child's memory at every `idle`, and opening the file by its pid each time cost more than the look.
 /// Opened while the child runs, it stays about that child (a later process with its pid is not it);
@@ -240,13 +246,11 @@ private final class OutputTail: Sendable {
     /// `ended` is called once, from the thread or from ``readRest()``, when the output has ended.
     init(fd: Int32, ended: @escaping @Sendable () -> Void) {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-        var ends: [Int32] = [-1, -1]
-        let stoppable = pipe(&ends) == 0
-        if stoppable { ends.forEach { _ = fcntl($0, F_SETFD, FD_CLOEXEC) } }
-        stop = stoppable ? ends[1] : -1
+        let stopPipe = closedOnExecPipe()
+        stop = stopPipe?.write ?? -1
         let reader = Reader(fd: fd, ended: ended)
         self.reader = reader
-        let stopped = stoppable ? ends[0] : -1
+        let stopped = stopPipe?.read ?? -1
         let thread = Thread { reader.run(stop: stopped) }
         thread.name = "kbhost.extension-output"
         thread.stackSize = 256 * 1024

@@ -201,6 +201,8 @@ final class ProcessConnection: ExtensionConnection {
 
     /// Sends `message` without waiting for an answer.
     private func post(_ message: ToExtension) {
+        // The child rings for what the host does not wait for, and only for that (``ToExtension/isAnswered``).
+        precondition(!message.isAnswered, "\(message) is answered: call it")
         _ = send(message)
     }
 
@@ -227,6 +229,7 @@ final class ProcessConnection: ExtensionConnection {
     /// Sends `message` and waits for its reply, handling what else the child sends meanwhile (the
     /// extension's calls during the callback). `nil` if the child failed instead: then ``fault`` says how.
     private func call(_ message: ToExtension, limit: Duration? = nil) -> (status: Int32, payload: [UInt8])? {
+        precondition(message.isAnswered, "\(message) is not answered: post it")
         guard let awaited = send(message), let process else { return nil }
         inFlight = name(of: message)
         defer {

@@ -52,22 +52,25 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
 
     /// `text`, selected, as the platform gives it to the keyboard (``selectedTextSentenceLimit``).
     public func selectedText(_ text: String) -> String {
-        guard let limit = selectedTextSentenceLimit else { return text }
-        var sentences: [Substring] = []
-        var start = text.startIndex
+        guard let limit = selectedTextSentenceLimit, !text.isEmpty else { return text }
+        // One pass, keeping only where the first sentence ends and the last begins: it runs for every
+        // snapshot while text is selected, and a selection may be the whole document.
+        var sentences = 1
+        var firstEnd: String.Index?
+        var lastStart = text.startIndex
         var ended = false
         for index in text.indices {
             let character = text[index]
             if ended, !character.isWhitespace {
-                sentences.append(text[start..<index])
-                start = index
+                sentences += 1
+                if firstEnd == nil { firstEnd = index }
+                lastStart = index
                 ended = false
             }
             if ContextPolicy.sentence.isBoundary(character) { ended = true }
         }
-        if start < text.endIndex { sentences.append(text[start...]) }
-        guard sentences.count > limit, let first = sentences.first, let last = sentences.last else { return text }
-        return String(first + last)
+        guard sentences > limit, let firstEnd else { return text }
+        return String(text[..<firstEnd] + text[lastStart...])
     }
 
     /// The windows a keyboard sees (``ContextPolicy``) unless the session picks others (`--policy`).
@@ -119,12 +122,12 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
         name: Name, window: ContextPolicy, caretMoveUnit: TextUnit, deleteUnit: TextUnit, notifiesOwnEdits: Bool,
         selectedTextSentenceLimit: Int? = nil
     ) {
-        self.selectedTextSentenceLimit = selectedTextSentenceLimit
         self.name = name
         self.window = window
         self.caretMoveUnit = caretMoveUnit
         self.deleteUnit = deleteUnit
         self.notifiesOwnEdits = notifiesOwnEdits
+        self.selectedTextSentenceLimit = selectedTextSentenceLimit
     }
 }
 

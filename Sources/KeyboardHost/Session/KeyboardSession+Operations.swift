@@ -79,8 +79,7 @@ extension KeyboardSession {
                     outcomes.append(.applied(operation))
                     if let cut { outcomes.append(.platformNote(Self.note(operation, cut: cut))) }
                     removed += max(0, before - field.count)
-                    if case .deleteBackward = operation { deleted = true }
-                    if case .deleteRange = operation { deleted = true }
+                    deleted = deleted || operation.isDeletion
                 }
                 posted.applied += 1
             }

@@ -10,6 +10,14 @@ public enum TextOperation: Hashable, Sendable, CustomStringConvertible {
     /// Delete an absolute range; guarded like `setSelectedRange`.
     case deleteRange(Range<Int>, ifSnapshot: UInt64)
 
+    /// Whether it deletes text (a platform may notify a keyboard's deleting as it does not its typing).
+    public var isDeletion: Bool {
+        switch self {
+        case .deleteBackward, .deleteRange: true
+        default: false
+        }
+    }
+
     /// The snapshot a guarded operation was made against, or `nil` for an unguarded one.
     public var guardSnapshot: UInt64? {
         switch self {

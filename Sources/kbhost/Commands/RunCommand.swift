@@ -126,8 +126,8 @@ struct BatchRun {
         let policy: String
         /// The platform the host behaved as (`--platform`).
         let platform: String
-        /// Where the platform's units cut across a Character, as the session noted it (the first 1000);
-        /// absent if nowhere.
+        /// Where the platform's units cut across a Character, as the session noted it (the latest
+        /// 1000); absent if nowhere.
         let platformNotes: [String]?
         /// The latest errors the extension reported (at most 1000), and how many more there were.
         let errors: [String]
@@ -189,14 +189,14 @@ struct BatchRun {
         let session = setup.session(for: loaded, field: TextField(text: seed, cursor: cursor), policy: policy, scheduler: scheduler)
         session.latency = latency
         var printedErrors = 0
-        var platformNotes: [String] = []
+        var platformNotes = RecentLog<String>()
         session.onEvent = { event in
             switch event {
             case .error(let message):
                 // The first errors as they come; a flood of them is counted, not printed.
                 printedErrors += 1
                 if printedErrors <= Self.printedErrorLimit { printError("kbhost: \(loaded.name): \(message)") }
-            case .platformNote(let note) where platformNotes.count < 1000:
+            case .platformNote(let note):
                 platformNotes.append(note)
             default:
                 break
@@ -243,7 +243,7 @@ struct BatchRun {
             extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),
             documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
             selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
-            platform: setup.platform.description, platformNotes: platformNotes.isEmpty ? nil : platformNotes, errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,
+            platform: setup.platform.description, platformNotes: platformNotes.isEmpty ? nil : Array(platformNotes), errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,
             events: Array(session.reportedEvents), eventsDropped: session.reportedEvents.dropped > 0 ? session.reportedEvents.dropped : nil,
             actions: outputs, fault: session.fault?.description
         )

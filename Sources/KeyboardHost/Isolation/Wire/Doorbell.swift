@@ -26,18 +26,14 @@ struct Doorbell {
         while Glibc.write(fd, &byte, 1) < 0, errno == EINTR {}
     }
 
-    /// Takes every ring so far (the host's end); `false` if every ringer has closed its end.
-    func drain() -> Bool {
+    /// Takes every ring so far (the host's end).
+    func drain() {
         var bytes = [UInt8](repeating: 0, count: 64)
         while true {
             let count = Glibc.read(fd, &bytes, bytes.count)
-            if count > 0 {
-                if count < bytes.count { return true }
-                continue
-            }
-            if count == 0 { return false }
-            if errno == EINTR { continue }
-            return true  // EAGAIN: empty
+            if count == bytes.count { continue }  // perhaps more
+            if count < 0, errno == EINTR { continue }
+            return  // fewer: all taken; 0 or EAGAIN: none left
         }
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import Glibc
 #endif
 
-/// One end of the wire: frames (``WireCodec``) both ways, over a pipe each way (or one socket).
+/// One end of the wire: frames (``WireCodec``) both ways, over a pipe each way.
 ///
 /// Pipes, not a socket pair: on the 2-core VM this was measured on, a spinning ping-pong in C took
 /// 3.1 µs a round trip over two pipes and 9.0 µs over a Unix socket pair (the socket allocates a
@@ -17,15 +17,16 @@ import Glibc
 /// arrive, on the main queue (``startReading(_:)``), or, while the owner waits for an answer, pulled
 /// with a deadline (``read(until:)``). Both go through one buffer, so frames stay in order. The host's
 /// end learns that something came unasked from a ``Doorbell`` the child's end rings (`listening`,
-/// `ringing`); without one, the reading source watches the wire.
+/// `ringing`), never from a source on the wire itself, which would see the child's end as a hang-up
+/// (docs/Architecture.md, "How the two sides wait").
 final class WireChannel: @unchecked Sendable {
     // Used on the main queue only (the reading source's queue, and the callers'), so unsynchronised.
-    /// Where frames come from, and where they go: one descriptor for a socket.
+    /// Where frames come from (a pipe's read end), and where they go (another pipe's write end).
     private let input: Int32
     private let output: Int32
     private var buffer: [UInt8] = []
     private var start = 0
-    /// What recv reads into, kept: a fresh 64 KiB for every read was a cost of every message.
+    /// What a read reads into, kept: a fresh 64 KiB for every read was a cost of every message.
     private var chunk = [UInt8](repeating: 0, count: 64 * 1024)
     private var source: DispatchSourceRead?
     private var handler: (@MainActor (Result<[UInt8], WireError>?) -> Void)?
@@ -56,15 +57,10 @@ final class WireChannel: @unchecked Sendable {
         self.output = output
         self.listening = listening
         self.ringing = ringing
-        for fd in Set([input, output]) {
+        for fd in [input, output] {
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
         }
-    }
-
-    /// A channel over one socket, both ways.
-    convenience init(socket: Int32) {
-        self.init(reading: socket, writing: socket)
     }
 
     /// Whether the descriptors were handed to the reading source, whose cancellation closes them.
@@ -82,7 +78,7 @@ final class WireChannel: @unchecked Sendable {
 
     private static func close(_ input: Int32, _ output: Int32, _ listening: Doorbell?) {
         Glibc.close(input)
-        if output != input { Glibc.close(output) }
+        Glibc.close(output)
         if let listening {
             Glibc.close(listening.fd)
             if let keptOpen = listening.keptOpen { Glibc.close(keptOpen) }
@@ -128,11 +124,7 @@ final class WireChannel: @unchecked Sendable {
         let deadline = ContinuousClock.now + timeout
         var written = 0
         while written < frame.count {
-            let result = frame.withUnsafeBytes { bytes in
-                input == output
-                    ? send(output, bytes.baseAddress! + written, frame.count - written, Int32(MSG_NOSIGNAL))
-                    : Glibc.write(output, bytes.baseAddress! + written, frame.count - written)
-            }
+            let result = frame.withUnsafeBytes { Glibc.write(output, $0.baseAddress! + written, frame.count - written) }
             if result > 0 {
                 written += result
                 if written == frame.count, !peerIsWaiting { ringing?.ring() }
@@ -155,14 +147,16 @@ final class WireChannel: @unchecked Sendable {
     /// Calls `handle` with each frame as it arrives, on the main queue; with `nil` once the peer has
     /// closed (or a frame is too large: then the channel closes).
     func startReading(_ handle: @escaping @MainActor (Result<[UInt8], WireError>?) -> Void) {
+        guard let listening else { preconditionFailure("the host's end reads through its doorbell, not the wire") }
         handler = handle
-        let source = DispatchSource.makeReadSource(fileDescriptor: listening?.fd ?? input, queue: .main)
+        let source = DispatchSource.makeReadSource(fileDescriptor: listening.fd, queue: .main)
         source.setEventHandler { [weak self] in
             MainActor.assumeIsolated {
                 guard let self else { return }
-                // A doorbell closed is a wire closed: the child is gone, or shut it itself.
-                let rung = self.listening?.drain() ?? true
-                let open = self.fill() != .closed && rung
+                // The rings are taken; what they rang for is on the wire. (The doorbell never ends: the
+                // host holds a writer. The child's end shows as the wire's end, or first as its output's.)
+                listening.drain()
+                let open = self.fill() != .closed
                 self.deliverBatch()
                 if !open, !self.isClosed {
                     self.stop()
@@ -276,7 +270,7 @@ final class WireChannel: @unchecked Sendable {
     }
 
     /// Hands the frames already read (by ``read(until:)``, past the one it returned) to the reading
-    /// handler: the socket has nothing new to say about them, so its source would not.
+    /// handler: the doorbell has nothing new to say about them, so its source would not.
     @MainActor
     func deliverBuffered() {
         guard let handler else { return }
@@ -310,8 +304,6 @@ final class WireChannel: @unchecked Sendable {
         if let source {
             self.source = nil
             source.cancel()
-        } else if input == output {
-            shutdown(input, Int32(SHUT_RDWR))
         }
     }
 
