@@ -40,6 +40,12 @@ public final class KeyboardTestHost {
     /// Every event between host and extension since the host was made (or ``clearLog()``), in order.
     public private(set) var log: [SessionEvent] = []
 
+    /// What the platform profile decided where the platform leaves it unsaid, and the extras it
+    /// refused, in order (the log's ``SessionEvent/platformNote(_:)``s).
+    public var platformNotes: [String] {
+        log.compactMap { if case .platformNote(let note) = $0 { note } else { nil } }
+    }
+
     private let inProcess: Bool
     private let sourceLocation: SourceLocation
 

@@ -23,7 +23,13 @@ struct WireCodecTests {
         .textInput(1),
         .snapshot(Snapshot(
             sequence: 42, contextBefore: text, contextAfter: String(repeating: "x", count: 5000), selectedText: "",
-            documentIdentifier: UUID(), hasText: true, traits: TextInputTraits(), operationsApplied: 7, selection: 3..<9
+            documentIdentifier: UUID(), hasText: true, traits: TextInputTraits(), operationsApplied: 7, selection: 3..<9,
+            platform: .exact
+        )),
+        .snapshot(Snapshot(
+            sequence: 43, contextBefore: "", contextAfter: text, selectedText: text,
+            documentIdentifier: UUID(), hasText: true, traits: TextInputTraits(), operationsApplied: 8, selection: nil,
+            platform: .android
         )),
         .keyEvent(action: 2, position: KeyPosition(subKeyboard: 1, row: 2, column: 3)),
         .hostCommand(command: 4, request: .max),

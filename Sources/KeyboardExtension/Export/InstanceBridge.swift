@@ -94,7 +94,7 @@ enum InstanceBridge {
             },
             update_snapshot: { instance, snapshot in
                 guard let snapshot else { return }
-                let state = TextSnapshot(snapshot.pointee)  // copied now: the snapshot is borrowed
+                let state = TextSnapshot(snapshot)  // copied now: the snapshot is borrowed
                 InstanceBridge.withController(instance) { controller, _ in
                     let proxy = controller.textDocumentProxy
                     let acknowledgesOwnEdits = state.operationsApplied > proxy.snapshot.operationsApplied
@@ -204,8 +204,14 @@ extension HostConnection {
 }
 
 extension TextSnapshot {
-    init(_ snapshot: kbx_text_snapshot) {
+    /// Copies a borrowed snapshot. Fields of a later revision than the host's (section 2) are not
+    /// read: the host passed fewer bytes, and the SDK takes what such a host behaves as.
+    init(_ pointer: UnsafePointer<kbx_text_snapshot>) {
+        var snapshot = kbx_text_snapshot()
+        let size = min(Int(pointer.pointee.struct_size), MemoryLayout<kbx_text_snapshot>.size)
+        withUnsafeMutableBytes(of: &snapshot) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size)) }
         let id = snapshot.document_identifier
+        let hasPlatform = size >= MemoryLayout<kbx_text_snapshot>.offset(of: \.platform_traits)! + MemoryLayout<UInt32>.size
         self.init(
             sequence: snapshot.sequence,
             contextBefore: stringFromBorrowedUTF8(snapshot.context_before.bytes, snapshot.context_before.length),
@@ -225,9 +231,11 @@ extension TextSnapshot {
             ),
             operationsApplied: snapshot.operations_applied,
             selectedRange: {
-                let start = Int(clamping: max(snapshot.selection_location, 0))
+                guard snapshot.selection_location >= 0 else { return nil }  // the platform does not say
+                let start = Int(clamping: snapshot.selection_location)
                 return start..<(start + Int(clamping: max(snapshot.selection_length, 0)))
-            }()
+            }(),
+            platform: hasPlatform ? HostPlatform(platform: snapshot.platform, traits: snapshot.platform_traits) : .exact
         )
     }
 }

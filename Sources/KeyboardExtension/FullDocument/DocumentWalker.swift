@@ -1,6 +1,10 @@
 /// Walks the caret through the document, one snapshot round trip per step: the engine under
 /// `readFullDocumentContext()`, `deleteFullDocumentContext()` and the moves to the ends.
 ///
+/// Two ways, by what the platform offers (``HostPlatform/offersExtras``): with this host's extras, the
+/// walks in this file; without them (the ios, android and wayland profiles, as on the devices), those
+/// of `DocumentWalker+PlatformCalls.swift`, with UIKit's calls only.
+///
 /// Event-driven: each step posts one guarded operation (ABI section 7) and waits for the snapshot
 /// that acknowledges it — never a guessed sleep. Exact: positions come from the host's
 /// acknowledgement, text from the windows, so every context policy and every text reads back as it
@@ -13,14 +17,14 @@
 final class DocumentWalker {
     typealias Failure = FullDocumentContext.Error
 
-    private let proxy: TextDocumentProxy
+    let proxy: TextDocumentProxy
     private let timeout: Duration
     private let scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void
     private var cancelTimeout: (@MainActor () -> Void)?
     private(set) var roundTrips = 0
 
     /// The latest snapshot the walker accounted for; its operations are guarded by it.
-    private var seen: TextSnapshot
+    private(set) var seen: TextSnapshot
     private var interruption: Failure.Reason?
     private var waiter: CheckedContinuation<TextSnapshot, any Swift.Error>?
     private var awaitedOperations: UInt64 = 0
@@ -31,7 +35,21 @@ final class DocumentWalker {
     private var origin: Range<Int>?
     /// Set when a tapped key ended the walk while a step was in flight. A key tap pushes no snapshot,
     /// so that step's guard still holds and the host will apply it.
-    private var tappedDuringStep = false
+    private(set) var tappedDuringStep = false
+
+    // Walks with the platform's calls (no extras) know positions only relative to where they began.
+    /// The caret's offset from where the walk began, in the platform's units of caret moves.
+    var offsetFromOrigin = 0
+    /// A move posted and not yet acknowledged (platform calls), and whether it is a probe, which may
+    /// not move at all.
+    var inFlightMove = 0
+    var inFlightIsProbe = false
+    /// Where the end is from where the walk began, once a read has been there (platform calls).
+    var endFromOrigin: Int?
+    /// Whether a tapped key should find the caret put back (`offsetFromOrigin` undone): a read or a move.
+    var returnsOnTap = false
+    /// Whether everything the walk saw agreed with what it read (platform calls): the result's `isExact`.
+    var consistent = true
 
     init(
         proxy: TextDocumentProxy, timeout: Duration,
@@ -47,8 +65,12 @@ final class DocumentWalker {
 
     func read() async throws(Failure) -> FullDocumentContext {
         try await begin()
+        guard seen.platform.offersExtras else {
+            returnsOnTap = true
+            return try await readWithPlatformCalls()
+        }
         let origin = seen
-        let selection = origin.selectedRange
+        let selection = origin.selectedRange ?? 0..<0
         self.origin = selection
         do throws(Failure) {
             return try await read(from: origin)
@@ -59,7 +81,7 @@ final class DocumentWalker {
     }
 
     private func read(from origin: TextSnapshot) async throws(Failure) -> FullDocumentContext {
-        let selection = origin.selectedRange
+        let selection = origin.selectedRange ?? 0..<0
 
         // Backward from the selection's start. Known text covers [known, selection start). A move to
         // known - 1 shows the Character there (the first of the window after) and the window before it.
@@ -67,7 +89,7 @@ final class DocumentWalker {
         var known = selection.lowerBound - origin.contextBefore.count
         while known > 0 {
             let snapshot = try await step { self.proxy.setSelectedRange(known - 1..<known - 1, ifSnapshot: $0) }
-            guard snapshot.selectedRange.lowerBound == known - 1, let character = snapshot.contextAfter.first else {
+            guard snapshot.selectedRange?.lowerBound == known - 1, let character = snapshot.contextAfter.first else {
                 throw Failure(.userCancelled)
             }
             beforeChunks.append(String(character))
@@ -82,44 +104,31 @@ final class DocumentWalker {
         var atEnd = origin.contextAfter.isEmpty
         while !atEnd {
             let snapshot = try await step { self.proxy.setSelectedRange(reached..<reached, ifSnapshot: $0) }
-            guard snapshot.selectedRange.lowerBound == reached else { throw Failure(.userCancelled) }
+            guard snapshot.selectedRange?.lowerBound == reached else { throw Failure(.userCancelled) }
             afterChunks.append(snapshot.contextAfter)
             reached += snapshot.contextAfter.count
             atEnd = snapshot.contextAfter.isEmpty
         }
 
-        let selected = origin.selectedText.count == selection.count ? origin.selectedText : try await readSelection(selection)
+        let selected = origin.selectedText  // whole: only iOS cuts it, and iOS has no extras
         try await restore(selection)
         return FullDocumentContext(
             fullDocumentContextBeforeInput: beforeChunks.reversed().joined(),
             fullDocumentContextAfterInput: afterChunks.joined(),
             selectedText: selected.isEmpty ? nil : selected,
-            roundTrips: roundTrips
+            roundTrips: roundTrips, isExact: true
         )
-    }
-
-    /// The selected text, read window by window from the selection's start, for a platform that cuts
-    /// what `selectedText` gives (iOS gives more than three sentences as the first and the last).
-    private func readSelection(_ selection: Range<Int>) async throws(Failure) -> String {
-        var chunks: [Substring] = []
-        var reached = selection.lowerBound
-        while reached < selection.upperBound {
-            let snapshot = try await step { self.proxy.setSelectedRange(reached..<reached, ifSnapshot: $0) }
-            let chunk = snapshot.contextAfter.prefix(selection.upperBound - reached)
-            guard snapshot.selectedRange.lowerBound == reached, !chunk.isEmpty else { throw Failure(.userCancelled) }
-            chunks.append(chunk)
-            reached += chunk.count
-        }
-        return chunks.joined()
     }
 
     func delete() async throws(Failure) -> FullDocumentDeletion {
         try await begin()
+        guard seen.platform.offersExtras else { return try await deleteWithPlatformCalls() }
         var deleted = 0
         do throws(Failure) {
             // To the end in one step: the host clamps the far position and reports where the end is.
             var snapshot = try await step { self.proxy.setSelectedRange(Self.far..<Self.far, ifSnapshot: $0) }
-            var caret = snapshot.selectedRange.lowerBound
+            guard let end = snapshot.selectedRange else { throw Failure(.userCancelled) }
+            var caret = end.lowerBound
             // Then delete backward a window at a time, with the Character before it (under sentence
             // and paragraph windows, the boundary the window stops at): one round trip a window.
             while caret > 0 {
@@ -130,18 +139,22 @@ final class DocumentWalker {
                     if tappedDuringStep { deleted += chunk }  // it will still be applied: count it
                     throw error
                 }
-                guard snapshot.selectedRange.lowerBound == caret - chunk else { throw Failure(.userCancelled) }
+                guard snapshot.selectedRange?.lowerBound == caret - chunk else { throw Failure(.userCancelled) }
                 deleted += chunk
                 caret -= chunk
             }
         } catch {
             throw Failure(error.reason, deletedCharacters: deleted)
         }
-        return FullDocumentDeletion(deletedCharacters: deleted, roundTrips: roundTrips)
+        return FullDocumentDeletion(deletedCharacters: deleted, roundTrips: roundTrips, isExact: true)
     }
 
     func move(toEnd: Bool) async throws(Failure) {
         try await begin()
+        guard seen.platform.offersExtras else {
+            returnsOnTap = true
+            return try await moveWithPlatformCalls(toEnd: toEnd)
+        }
         origin = seen.selectedRange
         let target = toEnd ? Self.far : 0
         _ = try await step { self.proxy.setSelectedRange(target..<target, ifSnapshot: $0) }
@@ -177,7 +190,7 @@ final class DocumentWalker {
 
     /// Posts one guarded operation and returns the snapshot that acknowledges it. Between steps it
     /// honours the task's cancellation: a read or move then puts the caret back first.
-    private func step(
+    func step(
         honouringCancellation: Bool = true, _ post: (UInt64) -> Void
     ) async throws(Failure) -> TextSnapshot {
         if let interruption { throw Failure(interruption) }
@@ -229,9 +242,24 @@ final class DocumentWalker {
             tappedDuringStep = waiter != nil
             if let origin, roundTrips > 0 || waiter != nil {
                 proxy.setSelectedRange(origin, ifSnapshot: seen.sequence)
+            } else if returnsOnTap {
+                returnToOrigin()
             }
         }
         interrupt(.userCancelled)
+    }
+
+    /// Puts the caret back where a walk with the platform's calls began, before a tapped key's edits.
+    /// Unguarded, as UIKit's calls are: a tap pushes no snapshot, so the caret will be where the walk
+    /// put it once the step in flight lands — known, but for a probe (it may not move): then from the
+    /// end, which a move past it reaches whatever the probe did (this host clamps every move).
+    private func returnToOrigin() {
+        if let afterUnits = endFromOrigin, inFlightIsProbe {
+            proxy.adjustTextPosition(byCharacterOffset: Int(Int32.max))
+            proxy.adjustTextPosition(byCharacterOffset: -afterUnits)
+        } else if offsetFromOrigin + inFlightMove != 0 {
+            proxy.adjustTextPosition(byCharacterOffset: -(offsetFromOrigin + inFlightMove))
+        }
     }
 
     /// Ends the walk at its next step (and now, if it is waiting): the user acted, or the walk ended.

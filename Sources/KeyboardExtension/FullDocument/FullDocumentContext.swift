@@ -10,12 +10,22 @@ public struct FullDocumentContext: Hashable, Sendable {
     public var selectedText: String?
     /// Snapshot round trips the walk took.
     public var roundTrips: Int
+    /// Whether the text is certainly the document, exactly. Always under this host's extras (the
+    /// `exact` platform). Without them (iOS, Android, Wayland) the reader works out positions from the
+    /// windows, and says `false` when what it saw did not agree with what it read, or when text was
+    /// selected: a selection cannot be made again without the extras, so the reader does not walk and
+    /// gives only the windows around it.
+    public var isExact: Bool
 
-    public init(fullDocumentContextBeforeInput: String, fullDocumentContextAfterInput: String, selectedText: String?, roundTrips: Int) {
+    public init(
+        fullDocumentContextBeforeInput: String, fullDocumentContextAfterInput: String, selectedText: String?,
+        roundTrips: Int, isExact: Bool = true
+    ) {
         self.fullDocumentContextBeforeInput = fullDocumentContextBeforeInput
         self.fullDocumentContextAfterInput = fullDocumentContextAfterInput
         self.selectedText = selectedText
         self.roundTrips = roundTrips
+        self.isExact = isExact
     }
 
     /// Why a walk (read, delete, move) ended without its result.
@@ -65,4 +75,14 @@ public struct FullDocumentContext: Hashable, Sendable {
 public struct FullDocumentDeletion: Hashable, Sendable {
     public var deletedCharacters: Int
     public var roundTrips: Int
+    /// Whether `deletedCharacters` is certain. The document is empty either way. Without this host's
+    /// extras, a line break deleted blind (a window stops before it) under a platform that deletes
+    /// UTF-16 units counts as one Character, though CRLF takes two presses.
+    public var isExact: Bool
+
+    public init(deletedCharacters: Int, roundTrips: Int, isExact: Bool = true) {
+        self.deletedCharacters = deletedCharacters
+        self.roundTrips = roundTrips
+        self.isExact = isExact
+    }
 }

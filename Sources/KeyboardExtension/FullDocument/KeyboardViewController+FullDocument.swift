@@ -60,11 +60,13 @@ extension KeyboardViewController {
                     let context = try await readFullDocumentContext()
                     answer = HostCommandAnswer(
                         before: context.fullDocumentContextBeforeInput, after: context.fullDocumentContextAfterInput,
-                        selected: context.selectedText ?? "", roundTrips: context.roundTrips
+                        selected: context.selectedText ?? "", roundTrips: context.roundTrips, exact: context.isExact
                     )
                 case KBX_COMMAND_DELETE_FULL_DOCUMENT:
                     let deletion = try await deleteFullDocumentContext()
-                    answer = HostCommandAnswer(deletedCharacters: deletion.deletedCharacters, roundTrips: deletion.roundTrips)
+                    answer = HostCommandAnswer(
+                        deletedCharacters: deletion.deletedCharacters, roundTrips: deletion.roundTrips, exact: deletion.isExact
+                    )
                 case KBX_COMMAND_MOVE_TO_BEGINNING:
                     try await moveCursorToBeginningOfDocument()
                     answer = HostCommandAnswer(roundTrips: 1)
@@ -96,4 +98,6 @@ struct HostCommandAnswer: Encodable {
     var error: String?
     var deletedCharacters: Int?
     var roundTrips: Int?
+    /// FullDocumentContext.isExact / FullDocumentDeletion.isExact.
+    var exact: Bool?
 }

@@ -46,14 +46,17 @@ public struct TextSnapshot: Hashable, Sendable {
     public var traits: TextInputTraits
     /// How many of this keyboard's posted edits the host had applied when it took this snapshot.
     public var operationsApplied: UInt64
-    /// Where the selection is, in Characters from the start of the document. iOS does not tell
-    /// keyboards this; this host does, and the full-document reader needs it to be exact.
-    public var selectedRange: Range<Int>
+    /// Where the selection is, in Characters from the start of the document: one of this host's
+    /// extras (``HostPlatform/offersExtras``), so `nil` under every platform but `exact`. iOS does not
+    /// tell keyboards this.
+    public var selectedRange: Range<Int>?
+    /// The platform the host behaves as: the units of moves and deletes, whether the extras exist.
+    public var platform: HostPlatform
 
     /// The state before the host's first push: nothing known.
     public static let empty = TextSnapshot(
         sequence: 0, contextBefore: "", contextAfter: "", selectedText: "",
         documentIdentifier: UUID(uuid: (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)), hasText: false,
-        traits: TextInputTraits(), operationsApplied: 0, selectedRange: 0..<0
+        traits: TextInputTraits(), operationsApplied: 0, selectedRange: 0..<0, platform: .exact
     )
 }

@@ -23,6 +23,8 @@
  *      2  kbx_host_api.now (the host's clock) and .schedule_repeating_timer;
  *         kbx_extension_descriptor.cancel_command. What happens to calls made during and after
  *         destroy_instance is now specified (section 9).
+ *      3  kbx_text_snapshot.platform and .platform_traits (section 10); selection_location and
+ *         selection_length are -1 under a platform without section 7's extras.
  *
  * 3. Threads and re-entrancy
  *    The host calls every callback from its main dispatch queue (where Swift's main actor runs), one
@@ -61,7 +63,9 @@
  *    `selection_length`) and how many operations it applied, and takes guarded absolute moves and
  *    deletions (`set_selected_range`, `delete_range`, as Android's InputConnection has), which it skips
  *    when the field changed since the snapshot the extension saw. The SDK's full-document reader is
- *    built on these; keyboards ported from iOS need not use them.
+ *    built on these; keyboards ported from iOS need not use them. They exist only where the snapshot's
+ *    platform_traits has KBX_PLATFORM_HAS_EXTRAS (section 10): elsewhere the selection's position is
+ *    -1 and the host skips set_selected_range and delete_range (each still counts as applied).
  *
  * 8. Time
  *    An extension never measures time itself. What it waits for comes from the host: a snapshot, the
@@ -78,6 +82,16 @@
  *    scheduled nor fired. A timer the instance scheduled earlier never fires once destroy_instance has
  *    been called, and a call made earlier from another thread that reaches the main queue after it is
  *    dropped too. A command the instance had not answered is answered by the host ("hidden").
+ *
+ * 10. Platforms (revision 3)
+ *    A host may behave as a platform does (its profile: iOS, Android, a Wayland compositor), so that a
+ *    keyboard tested here behaves as it will there. Each snapshot says which (`platform`) and what
+ *    that changes for the extension (`platform_traits`): whether adjust_text_position counts UTF-16
+ *    units rather than Characters, whether delete_backward deletes one UTF-16 unit rather than a
+ *    Character, and whether section 7's extras exist. Everything else in this header holds under
+ *    every platform: in particular every turn that applied posted operations still ends with a
+ *    snapshot whose operations_applied acknowledges them (the platform's own update after an edit:
+ *    Android's onUpdateSelection, Wayland's done, the refresh of iOS's proxy).
  */
 #ifndef KEYBOARD_EXTENSION_ABI_H
 #define KEYBOARD_EXTENSION_ABI_H
@@ -93,7 +107,7 @@ extern "C" {
 #define KBX_ABI_VERSION 1u
 
 /** The revision of version 1 this header describes (section 2). */
-#define KBX_ABI_REVISION 2u
+#define KBX_ABI_REVISION 3u
 
 /**
  * Whether a struct that arrived with `struct_size` bytes has `field` (section 2): true when the
@@ -168,11 +182,39 @@ typedef struct kbx_text_snapshot {
     /** How many operations this instance posted that the host has applied, as of this snapshot. A
      *  snapshot that does not raise it was caused by something else (the user, a new document). */
     uint64_t operations_applied;
-    /** Where the selection starts, in Characters from the start of the document (section 7). */
+    /** Where the selection starts, in Characters from the start of the document (section 7); -1 where
+     *  the platform does not say (section 10). */
     int64_t selection_location;
-    /** The selection's length in Characters; 0 for a caret. */
+    /** The selection's length in Characters; 0 for a caret. -1 when selection_location is. */
     int64_t selection_length;
+
+    /* Revision 3 (check KBX_HAS_FIELD before use). */
+
+    /** The platform the host behaves as (KBX_PLATFORM_*, section 10). */
+    uint32_t platform;
+    /** What that platform changes (KBX_PLATFORM_* flags below, section 10). */
+    uint32_t platform_traits;
 } kbx_text_snapshot;
+
+/** kbx_text_snapshot.platform: the platform a host behaves as (section 10). */
+typedef uint32_t kbx_platform;
+enum {
+    /** This host's own model: every offset counts Characters; section 7 exists. */
+    KBX_PLATFORM_EXACT = 0,
+    KBX_PLATFORM_IOS = 1,
+    KBX_PLATFORM_ANDROID = 2,
+    KBX_PLATFORM_WAYLAND = 3,
+};
+
+/** kbx_text_snapshot.platform_traits: flags. */
+enum {
+    /** adjust_text_position's offset counts UTF-16 code units (iOS, Android), not Characters. */
+    KBX_PLATFORM_MOVES_UTF16 = 1u << 0,
+    /** delete_backward with nothing selected deletes one UTF-16 code unit (Android), not a Character. */
+    KBX_PLATFORM_DELETES_UTF16 = 1u << 1,
+    /** Section 7's extras exist: the selection's position, set_selected_range, delete_range. */
+    KBX_PLATFORM_HAS_EXTRAS = 1u << 2,
+};
 
 /** Text input notifications, sent around a snapshot update (UIKit's UITextInputDelegate). */
 typedef uint32_t kbx_text_event;
@@ -247,10 +289,13 @@ typedef struct kbx_host_api {
     kbx_host *host;
     /** Inserts text in place of the marked text, or else of the selection; the caret goes after it. */
     void (*insert_text)(kbx_host *host, const char *utf8, size_t length);
-    /** Deletes the selection, or else the one Character before the cursor. */
+    /** Deletes the selection, or else the one Character before the cursor (one UTF-16 unit under a
+     *  platform with KBX_PLATFORM_DELETES_UTF16, section 10). */
     void (*delete_backward)(kbx_host *host);
     /** Moves the caret by a number of Characters from the end of the selection; negative moves
-     *  back. Clamped to the document. Collapses the selection and commits marked text. */
+     *  back. Clamped to the document. Collapses the selection and commits marked text. Under a
+     *  platform with KBX_PLATFORM_MOVES_UTF16 the number counts UTF-16 units (section 10); a move that
+     *  would end inside a Character stops at the boundary before it, on the side it came from. */
     void (*adjust_text_position)(kbx_host *host, int64_t character_offset);
     /** Asks the host to switch to the next keyboard (the globe key). */
     void (*advance_to_next_input_mode)(kbx_host *host);
@@ -406,8 +451,11 @@ typedef struct kbx_extension_descriptor {
      * keys and notifications keep arriving meanwhile. An extension that does not know a command
      * answers KBX_STATUS_FAILED with {"error": "unsupported"}.
      *
-     * KBX_COMMAND_READ_FULL_DOCUMENT   -> {"before": "…", "after": "…", "selected": "…", "roundTrips": N}
-     * KBX_COMMAND_DELETE_FULL_DOCUMENT -> {"deletedCharacters": N, "roundTrips": N}
+     * KBX_COMMAND_READ_FULL_DOCUMENT   -> {"before": "…", "after": "…", "selected": "…", "roundTrips": N,
+     *                                     "exact": true|false}
+     * KBX_COMMAND_DELETE_FULL_DOCUMENT -> {"deletedCharacters": N, "roundTrips": N, "exact": true|false}
+     * "exact" (revision 3; optional) says whether the text, or the count, is certain: it need not be
+     * under a platform without section 7's extras (section 10). Missing means true.
      * KBX_COMMAND_MOVE_TO_BEGINNING, KBX_COMMAND_MOVE_TO_END -> {"roundTrips": N}
      * On failure: {"error": "userCancelled" | "documentChanged" | "cancelled" | "operationInProgress" |
      *              "proxyUnresponsive" | "unsupported", "deletedCharacters": N}

@@ -61,5 +61,7 @@ struct Snapshot: Hashable {
     var hasText: Bool
     var traits: TextInputTraits
     var operationsApplied: UInt64
-    var selection: Range<Int>
+    /// Where the selection is, in Characters; `nil` under a platform without the extras (ABI section 7).
+    var selection: Range<Int>?
+    var platform: PlatformProfile
 }

@@ -108,8 +108,9 @@ final class InProcessConnection: ExtensionConnection {
                             spell_checking_type: traits.spellCheckingType.rawValue,
                             secure_text_entry: traits.isSecureTextEntry ? 1 : 0, reserved0: 0,
                             text_content_type: contentType, operations_applied: state.operationsApplied,
-                            selection_location: Int64(state.selection.lowerBound),
-                            selection_length: Int64(state.selection.count)
+                            selection_location: state.selection.map { Int64($0.lowerBound) } ?? -1,
+                            selection_length: state.selection.map { Int64($0.count) } ?? -1,
+                            platform: state.platform.abiPlatform, platform_traits: state.platform.abiTraits
                         )
                         call { callbacks.update_snapshot(current.handle, &snapshot) }
                     }
@@ -179,5 +180,24 @@ final class InProcessConnection: ExtensionConnection {
     private func cancelTimers() {
         for cancel in timers.values { cancel() }
         timers.removeAll()
+    }
+}
+
+extension PlatformProfile {
+    /// `kbx_text_snapshot.platform` (ABI section 10).
+    var abiPlatform: kbx_platform {
+        switch name {
+        case .exact: kbx_platform(KBX_PLATFORM_EXACT)
+        case .ios: kbx_platform(KBX_PLATFORM_IOS)
+        case .android: kbx_platform(KBX_PLATFORM_ANDROID)
+        case .wayland: kbx_platform(KBX_PLATFORM_WAYLAND)
+        }
+    }
+
+    /// `kbx_text_snapshot.platform_traits` (ABI section 10): what the profile changes for an extension.
+    var abiTraits: UInt32 {
+        (caretMoveUnit == .utf16 ? UInt32(KBX_PLATFORM_MOVES_UTF16) : 0)
+            | (deleteUnit == .utf16 ? UInt32(KBX_PLATFORM_DELETES_UTF16) : 0)
+            | (offersExtras ? UInt32(KBX_PLATFORM_HAS_EXTRAS) : 0)
     }
 }

@@ -73,6 +73,18 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
         return String(text[..<firstEnd] + text[lastStart...])
     }
 
+    /// Whether this host's exact extras (ABI section 7) exist: the selection's position in the
+    /// snapshot, and guarded absolute moves and deletions (`set_selected_range`, `delete_range`).
+    ///
+    /// Only under `exact`: no platform tells a keyboard where the selection is in the document (iOS
+    /// gives windows only; Android's `onUpdateSelection` and Wayland's `surrounding_text` give offsets
+    /// in their own units, which a UIKit keyboard never sees). Elsewhere the snapshot's position is
+    /// unknown, and the host skips the extras' operations (each still counts as applied) with a
+    /// platform note, so a keyboard that leans on them finds out here rather than on the device. The
+    /// SDK's full-document reader then walks with the platform's own calls (`adjustTextPosition`,
+    /// `deleteBackward`).
+    public let offersExtras: Bool
+
     /// The windows a keyboard sees (``ContextPolicy``) unless the session picks others (`--policy`).
     ///
     /// iOS: `documentContextBeforeInput` and `…AfterInput` stop at sentence and line boundaries
@@ -96,7 +108,8 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     }
 
     public static let exact = PlatformProfile(
-        name: .exact, window: .sentence, caretMoveUnit: .characters, deleteUnit: .characters, notifiesOwnEdits: true
+        name: .exact, window: .sentence, caretMoveUnit: .characters, deleteUnit: .characters, notifiesOwnEdits: true,
+        offersExtras: true
     )
     public static let ios = PlatformProfile(
         name: .ios, window: .sentence, caretMoveUnit: .utf16, deleteUnit: .characters, notifiesOwnEdits: false,
@@ -120,8 +133,9 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
 
     private init(
         name: Name, window: ContextPolicy, caretMoveUnit: TextUnit, deleteUnit: TextUnit, notifiesOwnEdits: Bool,
-        selectedTextSentenceLimit: Int? = nil
+        offersExtras: Bool = false, selectedTextSentenceLimit: Int? = nil
     ) {
+        self.offersExtras = offersExtras
         self.name = name
         self.window = window
         self.caretMoveUnit = caretMoveUnit
@@ -129,12 +143,4 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
         self.notifiesOwnEdits = notifiesOwnEdits
         self.selectedTextSentenceLimit = selectedTextSentenceLimit
     }
-}
-
-/// What a platform counts text in.
-public enum TextUnit: String, Hashable, Sendable {
-    /// Extended grapheme clusters: what a person sees as one character (Swift's `Character`).
-    case characters
-    /// UTF-16 code units (UIKit's and Android's `NSString`/`CharSequence` offsets).
-    case utf16
 }

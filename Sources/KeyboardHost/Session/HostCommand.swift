@@ -36,6 +36,9 @@ public struct CommandResult: Sendable, Equatable {
     public let deletedCharacters: Int?
     /// Snapshot round trips the walk took.
     public let roundTrips: Int?
+    /// Whether the text read (read) or the count (delete) is certain; `nil` for the moves and
+    /// failures. An extension that does not say is taken at its word: `true`.
+    public let exact: Bool?
     /// Why it failed: `userCancelled`, `documentChanged`, `cancelled`, `operationInProgress`,
     /// `proxyUnresponsive`, `unsupported`, or the host's own `hidden`, `timedOut`, `malformedAnswer`.
     public let error: String?
@@ -43,6 +46,7 @@ public struct CommandResult: Sendable, Equatable {
     private struct Answer: Decodable {
         var before, after, selected, error: String?
         var deletedCharacters, roundTrips: Int?
+        var exact: Bool?
     }
 
     init(command: HostCommand, succeeded: Bool, json: String) {
@@ -53,21 +57,24 @@ public struct CommandResult: Sendable, Equatable {
         self.init(
             command: command, succeeded: succeeded && answer.error == nil, before: answer.before,
             after: answer.after, selected: answer.selected, deletedCharacters: answer.deletedCharacters,
-            roundTrips: answer.roundTrips, error: answer.error ?? (succeeded ? nil : "failed")
+            roundTrips: answer.roundTrips, error: answer.error ?? (succeeded ? nil : "failed"),
+            exact: succeeded && answer.error == nil && [.readFullDocument, .deleteFullDocument].contains(command)
+                ? answer.exact ?? true : nil
         )
     }
 
     init(command: HostCommand, failure: String, deletedCharacters: Int? = nil) {
         self.init(
             command: command, succeeded: false, before: nil, after: nil, selected: nil,
-            deletedCharacters: deletedCharacters, roundTrips: nil, error: failure
+            deletedCharacters: deletedCharacters, roundTrips: nil, error: failure, exact: nil
         )
     }
 
     private init(
         command: HostCommand, succeeded: Bool, before: String?, after: String?, selected: String?,
-        deletedCharacters: Int?, roundTrips: Int?, error: String?
+        deletedCharacters: Int?, roundTrips: Int?, error: String?, exact: Bool?
     ) {
+        self.exact = exact
         self.command = command
         self.succeeded = succeeded
         self.before = before

@@ -54,7 +54,8 @@ extension KeyboardSession {
 
     /// Applies every edit posted since the last turn, in order, then answers with one snapshot and the
     /// notifications for the biggest change among them (FieldChange). A guarded operation whose
-    /// snapshot is no longer the latest is skipped; it still counts as applied. The turn the scheduler
+    /// snapshot is no longer the latest is skipped, and so is an extra the platform does not offer;
+    /// each still counts as applied. The turn the scheduler
     /// runs, or at once when the keyboard goes (``hide()``).
     func drain() {
         guard posted.isScheduled else { return }
@@ -66,7 +67,12 @@ extension KeyboardSession {
         changeField(acknowledge: !operations.isEmpty, ownEditsDeleted: { deleted }, { field in
             for operation in operations {
                 let before = field.count
-                if let snapshot = operation.guardSnapshot, snapshot != snapshotSequence {
+                if operation.isExtra, !platform.offersExtras {
+                    outcomes.append(.skipped(operation))
+                    outcomes.append(.platformNote(
+                        "\(operation) is this host's extra (ABI section 7), which \(platform) does not offer: skipped"
+                    ))
+                } else if let snapshot = operation.guardSnapshot, snapshot != snapshotSequence {
                     outcomes.append(.skipped(operation))
                 } else if submitsOnLineBreak, case .insertText(let text) = operation,
                           let lineBreak = text.firstIndex(where: \.isNewline) {

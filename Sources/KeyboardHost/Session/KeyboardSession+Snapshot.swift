@@ -8,7 +8,8 @@ extension KeyboardSession {
             sequence: snapshotSequence, contextBefore: field.contextBefore(policy),
             contextAfter: field.contextAfter(policy), selectedText: field.selection.isEmpty ? "" : platform.selectedText(field.selectedText),
             documentIdentifier: field.documentIdentifier, hasText: field.hasText, traits: field.traits,
-            operationsApplied: posted.applied, selection: field.selection
+            operationsApplied: posted.applied, selection: platform.offersExtras ? field.selection : nil,
+            platform: platform
         )
         onEvent?(.snapshot(snapshotSequence))
         connection.updateSnapshot(snapshot)

@@ -18,6 +18,15 @@ public enum TextOperation: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// Whether it is one of this host's extras (ABI section 7), which only the `exact` profile offers
+    /// (``PlatformProfile/offersExtras``).
+    public var isExtra: Bool {
+        switch self {
+        case .setSelectedRange, .deleteRange: true
+        default: false
+        }
+    }
+
     /// The snapshot a guarded operation was made against, or `nil` for an unguarded one.
     public var guardSnapshot: UInt64? {
         switch self {

@@ -149,6 +149,7 @@ struct BatchRun {
         let selected: TextOutput?
         let deletedCharacters: Int?
         let roundTrips: Int?
+        let exact: Bool?
         let error: String?
 
         init(_ result: CommandResult, textLimit: Int) {
@@ -159,6 +160,7 @@ struct BatchRun {
             selected = result.selected.map { TextOutput($0, limit: textLimit) }
             deletedCharacters = result.deletedCharacters
             roundTrips = result.roundTrips
+            exact = result.exact
             error = result.error
         }
     }

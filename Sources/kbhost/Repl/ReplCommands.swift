@@ -67,7 +67,7 @@ extension Repl {
             let deleted = result.deletedCharacters.map { $0 > 0 ? " after deleting \($0) characters" : "" } ?? ""
             return "\(result.command): \(result.error ?? "failed")\(deleted)"
         }
-        let trips = "\(result.roundTrips ?? 0) round trips"
+        let trips = "\(result.roundTrips ?? 0) round trips" + (result.exact == false ? ", not certain" : "")
         switch result.command {
         case .readFullDocument:
             let before = result.before?.count ?? 0, after = result.after?.count ?? 0

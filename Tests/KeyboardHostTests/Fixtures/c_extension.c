@@ -43,6 +43,15 @@ struct fixture_counters {
 };
 struct fixture_counters fixture_counters;
 
+/* The last snapshot's platform fields (ABI section 10), when its struct_size has them. */
+struct fixture_platform {
+    int64_t selection_location;
+    int64_t selection_length;
+    uint32_t platform;
+    uint32_t platform_traits;
+};
+struct fixture_platform fixture_platform;
+
 #ifdef FIXTURE_CONTRACT
 static instance_t *live_instance;  /* for timer callbacks, which get only the timer's number */
 
@@ -167,6 +176,12 @@ static void lifecycle(kbx_instance *instance, kbx_lifecycle_event event) { (void
 static void text_input(kbx_instance *instance, kbx_text_event event) { (void)instance; (void)event; }
 static void update_snapshot(kbx_instance *instance, const kbx_text_snapshot *snapshot) {
     if (fault_armed) fault(instance, 1);
+    fixture_platform.selection_location = snapshot->selection_location;
+    fixture_platform.selection_length = snapshot->selection_length;
+    if (KBX_HAS_FIELD(kbx_text_snapshot, snapshot->struct_size, platform_traits)) {
+        fixture_platform.platform = snapshot->platform;
+        fixture_platform.platform_traits = snapshot->platform_traits;
+    }
 #ifdef FIXTURE_CONTRACT
     /* The walk: one step per snapshot, until the window after the caret is empty. */
     if (instance->walking == 0) return;
@@ -202,6 +217,14 @@ __attribute__((unused)) static kbx_status key_event(kbx_instance *instance, cons
         return KBX_STATUS_OK;
     }
     if (event->column == 1) instance->host.schedule_timer(instance->host.host, 7, 500000000u, timer_fired);
+#endif
+#ifdef FIXTURE_EXTRAS
+    /* "b" also uses section 7: selects from 1, then deletes the first Character. */
+    if (event->column == 1) {
+        instance->host.set_selected_range(instance->host.host, 1, 0, 0);
+        instance->host.delete_range(instance->host.host, 0, 1, 0);
+        return KBX_STATUS_OK;
+    }
 #endif
     if (event->column == 3) {
         instance->host.delete_backward(instance->host.host);

@@ -219,7 +219,9 @@ private struct Writer {
         u8(s.traits.textContentType == nil ? 0 : 1)
         string(s.traits.textContentType ?? "")
         u64(s.operationsApplied)
-        range(s.selection)
+        u8(s.selection == nil ? 0 : 1)
+        range(s.selection ?? 0..<0)
+        u8(UInt8(PlatformProfile.Name.allCases.firstIndex(of: s.platform.name)!))
     }
 
     mutating func call(_ call: ExtensionCall) {
@@ -309,8 +311,22 @@ private struct Reader {
         return Snapshot(
             sequence: sequence, contextBefore: before, contextAfter: after, selectedText: selected,
             documentIdentifier: uuid, hasText: hasText, traits: traits, operationsApplied: try u64(),
-            selection: try range()
+            selection: try { () throws(WireError) -> Range<Int>? in
+                let present = try u8() != 0
+                let selection = try range()
+                return present ? selection : nil
+            }(),
+            platform: try platform()
         )
+    }
+
+    mutating func platform() throws(WireError) -> PlatformProfile {
+        let names = PlatformProfile.Name.allCases
+        let index = Int(try u8())
+        guard index < names.count, let profile = PlatformProfile(named: names[index].rawValue) else {
+            throw WireError.malformed("an unknown platform (\(index))")
+        }
+        return profile
     }
 
     mutating func call() throws(WireError) -> ExtensionCall {
