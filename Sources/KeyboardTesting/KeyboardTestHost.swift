@@ -56,7 +56,7 @@ public final class KeyboardTestHost {
     public convenience init(
         _ controller: KeyboardViewController.Type, id: String? = nil, name: String? = nil,
         document: String = "", cursor: Int? = nil, policy: ContextPolicy? = nil,
-        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
+        latency: Duration? = nil, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
         settings: HostSettings = .none, isolation: Isolation = .inProcess, platform: PlatformProfile = .exact,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
@@ -74,7 +74,7 @@ public final class KeyboardTestHost {
     /// or in the test's process (a debugger sees it; a crash ends the test run).
     public convenience init(
         extensionAt path: String, document: String = "", cursor: Int? = nil, policy: ContextPolicy? = nil,
-        latency: Duration = .zero, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
+        latency: Duration? = nil, traits: TextInputTraits = TextInputTraits(), licensing: Licensing = .notChecked,
         settings: HostSettings = .none, isolation: Isolation = .process, platform: PlatformProfile = .exact,
         fileID: String = #fileID, filePath: String = #filePath, line: Int = #line, column: Int = #column
     ) throws {
@@ -86,7 +86,7 @@ public final class KeyboardTestHost {
 
     private init(
         _ loaded: LoadedExtension, inProcess: Bool, document: String, cursor: Int?, policy: ContextPolicy?,
-        latency: Duration, traits: TextInputTraits, licensing: Licensing, settings: HostSettings,
+        latency: Duration?, traits: TextInputTraits, licensing: Licensing, settings: HostSettings,
         platform: PlatformProfile, sourceLocation: SourceLocation
     ) {
         let scheduler = VirtualScheduler()
@@ -97,7 +97,7 @@ public final class KeyboardTestHost {
             extension: loaded, textField: TextField(text: document, cursor: cursor, traits: traits),
             policy: policy ?? platform.window, licensing: licensing, scheduler: scheduler
         )
-        session.latency = latency
+        session.latency = latency ?? platform.latency
         session.settings = settings
         session.platform = platform
         session.onEvent = { [weak self] event in

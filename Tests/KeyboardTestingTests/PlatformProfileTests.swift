@@ -60,10 +60,49 @@ struct PlatformProfileTests {
         // From after 👍🏽 (Character 2), back 4: over 👍🏽 alone on iOS, to the start (clamped) exactly.
         #expect(try await moved(.ios, from: 2, by: -4).cursor == 1)
         #expect(try await moved(.exact, from: 2, by: -4).cursor == 0)
-        // From the end, back 1 and back 11: over "c" and the family, two Characters, and nothing to say.
+        // From the end, back 1 and back 11: over "c" and the family, two Characters, no Character cut
+        // (the one note is of the two quick moves, below).
         let family = try await moved(.ios, from: 5, by: -1, -11)
         #expect(family.cursor == 3)
-        #expect(notes(family).isEmpty)
+        #expect(notes(family) == ["2 caret moves before ios's refresh: the proxy keeps its old windows until the next change"])
+    }
+
+    @Test func underIOSTheContextIsStaleFor20MillisecondsAfterAMove() async throws {
+        // keyman PR #10633: read 20 ms after a move, the context was there; 10 ms and 1 ms, not yet.
+        for platform in [PlatformProfile.ios, .exact] {
+            let host = try KeyboardTestHost(MovingKeyboard.self, document: "One. Two", cursor: 8, platform: platform)
+            try host.show()
+            let proxy = try #require(host.controller).textDocumentProxy
+            try host.tap("-1")
+            await host.advance(by: .milliseconds(10))
+            #expect(proxy.documentContextBeforeInput == (platform == .ios ? " Two" : " Tw"), "\(platform)")
+            await host.advance(by: .milliseconds(10))
+            #expect(proxy.documentContextBeforeInput == " Tw", "\(platform)")
+        }
+        // A latency the test picks replaces the platform's.
+        let host = try KeyboardTestHost(MovingKeyboard.self, document: "One. Two", cursor: 8, latency: .zero, platform: .ios)
+        #expect(host.latency == .zero)
+    }
+
+    @Test func underIOSASecondMoveBeforeTheRefreshLeavesTheOldWindows() async throws {
+        // keyman #10204: two adjustTextPosition calls in one go, and "the textDocumentProxy will not
+        // update its context window". The moves are made; the keyboard is not shown where they led.
+        for platform in [PlatformProfile.ios, .exact] {
+            let host = try KeyboardTestHost(MovingKeyboard.self, document: "One. Two", cursor: 8, platform: platform)
+            try host.show()
+            let proxy = try #require(host.controller).textDocumentProxy
+            try host.tap("-1")
+            await host.advance(by: .milliseconds(5))
+            try host.tap("-1")  // before the first one's refresh
+            await host.settle()
+            #expect(host.cursor == 6)
+            #expect(proxy.documentContextBeforeInput == (platform == .ios ? " Two" : " T"), "\(platform)")
+            #expect(notes(host).count == (platform == .ios ? 1 : 0))
+            // The next change brings the windows back.
+            try host.tap("-1")
+            await host.settle()
+            #expect(proxy.documentContextBeforeInput == " ", "\(platform)")
+        }
     }
 
     @Test func aMoveEndingInsideACharacterStopsBeforeItAndSaysSo() async throws {

@@ -30,7 +30,7 @@ extension DocumentWalker {
         offsetFromOrigin = 0
         do throws(Failure) {
             let (before, after) = try await readBothWays(from: origin)
-            try await moveBy(-offsetFromOrigin)  // back to where the caret was
+            if offsetFromOrigin != 0 { try await moveBy(-offsetFromOrigin) }  // back to where the caret was
             if !sameWindows(seen, origin) { consistent = false }
             return FullDocumentContext(
                 fullDocumentContextBeforeInput: before, fullDocumentContextAfterInput: after,
@@ -94,7 +94,11 @@ extension DocumentWalker {
     private func probeBack(from here: TextSnapshot, unit: TextUnit, endsAfter afterUnits: Int) async throws(Failure) -> Character? {
         // Every boundary a window stops at is one UTF-16 unit, but CRLF, which is two.
         for units in unit == .utf16 ? [1, 2] : [1] {
-            let snapshot = try await moveBy(-units, probing: true)
+            // Until the probe is settled, the caret is one of two places: a tapped key finds its way
+            // back from the end (returnToOrigin), and the steps that settle it run even if cancelled.
+            positionUncertain = true
+            defer { positionUncertain = false }
+            let snapshot = try await moveBy(-units)
             if !sameWindows(snapshot, here) {
                 guard let crossed = snapshot.contextAfter.first, unit.count(of: String(crossed)) == units else {
                     consistent = false
@@ -105,8 +109,9 @@ extension DocumentWalker {
             // The same windows: no move, or a move over one boundary Character just like the next.
             if let next = here.contextAfter.first, here.contextAfter.count == 1, unit.count(of: String(next)) == units {
                 if try await probeMoved(units, from: here, endsAfter: afterUnits) { return next }
+            } else {
+                offsetFromOrigin += units  // it did not move
             }
-            offsetFromOrigin += units  // it did not move
         }
         return nil
     }
@@ -117,19 +122,19 @@ extension DocumentWalker {
     private func probeMoved(_ units: Int, from here: TextSnapshot, endsAfter afterUnits: Int) async throws(Failure) -> Bool {
         let probeStart = offsetFromOrigin + units
         let distance = afterUnits - probeStart
-        var snapshot = try await moveBy(distance)
+        var snapshot = try await moveBy(distance, honouringCancellation: false)
         if snapshot.contextAfter.isEmpty {
-            try await moveBy(-distance)  // back where it began: the probe did not move
-            offsetFromOrigin = probeStart - units  // the caller adds the units back
+            offsetFromOrigin = afterUnits  // at the end: the probe did not move
+            try await moveBy(-distance, honouringCancellation: false)  // back where it began
             if !sameWindows(seen, here) { consistent = false }
             return false
         }
         // Short of the end: the probe moved. Go on to the end, then back to before the Character.
         while !snapshot.contextAfter.isEmpty {
-            snapshot = try await moveBy(here.platform.caretMoveUnit.count(of: snapshot.contextAfter))
+            snapshot = try await moveBy(here.platform.caretMoveUnit.count(of: snapshot.contextAfter), honouringCancellation: false)
         }
         offsetFromOrigin = afterUnits
-        try await moveBy(probeStart - units - afterUnits)
+        try await moveBy(probeStart - units - afterUnits, honouringCancellation: false)
         if !sameWindows(seen, here) { consistent = false }
         return true
     }
@@ -194,14 +199,12 @@ extension DocumentWalker {
 
     /// Moves the caret by `units` of the platform's and returns the snapshot that acknowledges it.
     @discardableResult
-    private func moveBy(_ units: Int, probing: Bool = false) async throws(Failure) -> TextSnapshot {
+    private func moveBy(_ units: Int, honouringCancellation: Bool = true) async throws(Failure) -> TextSnapshot {
         inFlightMove = units
-        inFlightIsProbe = probing
-        defer {
-            inFlightMove = 0
-            inFlightIsProbe = false
+        defer { inFlightMove = 0 }
+        let snapshot = try await step(honouringCancellation: honouringCancellation) { _ in
+            self.proxy.adjustTextPosition(byCharacterOffset: units)
         }
-        let snapshot = try await step { _ in self.proxy.adjustTextPosition(byCharacterOffset: units) }
         offsetFromOrigin += units
         return snapshot
     }

@@ -40,10 +40,10 @@ final class DocumentWalker {
     // Walks with the platform's calls (no extras) know positions only relative to where they began.
     /// The caret's offset from where the walk began, in the platform's units of caret moves.
     var offsetFromOrigin = 0
-    /// A move posted and not yet acknowledged (platform calls), and whether it is a probe, which may
-    /// not move at all.
+    /// A move posted and not yet acknowledged (platform calls).
     var inFlightMove = 0
-    var inFlightIsProbe = false
+    /// Whether a probe has left the caret in one of two places, not yet settled (platform calls).
+    var positionUncertain = false
     /// Where the end is from where the walk began, once a read has been there (platform calls).
     var endFromOrigin: Int?
     /// Whether a tapped key should find the caret put back (`offsetFromOrigin` undone): a read or a move.
@@ -251,10 +251,11 @@ final class DocumentWalker {
 
     /// Puts the caret back where a walk with the platform's calls began, before a tapped key's edits.
     /// Unguarded, as UIKit's calls are: a tap pushes no snapshot, so the caret will be where the walk
-    /// put it once the step in flight lands — known, but for a probe (it may not move): then from the
-    /// end, which a move past it reaches whatever the probe did (this host clamps every move).
+    /// put it once the step in flight lands — known, but while a probe is unsettled (it may not have
+    /// moved): then from the end, which a move past it reaches from anywhere (this host clamps every
+    /// move).
     private func returnToOrigin() {
-        if let afterUnits = endFromOrigin, inFlightIsProbe {
+        if let afterUnits = endFromOrigin, positionUncertain {
             proxy.adjustTextPosition(byCharacterOffset: Int(Int32.max))
             proxy.adjustTextPosition(byCharacterOffset: -afterUnits)
         } else if offsetFromOrigin + inFlightMove != 0 {

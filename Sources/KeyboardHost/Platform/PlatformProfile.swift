@@ -2,12 +2,13 @@
 /// session runs under, so a keyboard that passes here behaves as it will on the device.
 ///
 /// `exact` is this host's own behaviour (every offset counts Characters, every edit is applied exactly
-/// and promptly); the others reproduce what the platform does where it breaks keyboards in the field.
-/// So far: `ios`, `android` and `wayland`: their windows, iOS's and Android's UTF-16 caret moves,
-/// Android's UTF-16 delete, iOS's notifications and its cut `selectedText` (more rules are to come,
-/// issue 14). Each rule names its source. Where a platform's exact behaviour is
-/// unknown, the rule says what this host chose, and the session reports it when it happens
-/// (``SessionEvent/platformNote(_:)``), so a test can see it.
+/// and promptly, and the ABI's section 7 extras exist); `ios`, `android` and `wayland` reproduce what
+/// the platform does where it breaks keyboards in the field: their windows, iOS's and Android's UTF-16
+/// caret moves, Android's UTF-16 delete, iOS's notifications, its cut `selectedText`, its late refresh
+/// and the refresh it loses after quick moves, and none of the extras. Each rule names its source.
+/// What cannot be reproduced, and why, is in the SDK's DocC article "Testing against the platforms".
+/// Where a platform's exact behaviour is unknown, the rule says what this host chose, and the session
+/// reports it when it happens (``SessionEvent/platformNote(_:)``), so a test can see it.
 public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     public enum Name: String, CaseIterable, Hashable, Sendable {
         case exact, ios, android, wayland
@@ -85,6 +86,25 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     /// `deleteBackward`).
     public let offersExtras: Bool
 
+    /// How long after a keyboard's edits its proxy shows them, unless the session picks a latency of
+    /// its own (`--latency`). Until then the proxy answers from the state before them.
+    ///
+    /// iOS: the proxy is refreshed by inter-process messages; read right after a move, the context is
+    /// stale. Keyman measured it on the simulator: 20 ms and 33 ms sufficed, 10 ms and 1 ms did not
+    /// (keymanapp/keyman PR #10633, issue #10204): 20 ms. The others: no public figure, zero.
+    public let latency: Duration
+
+    /// Whether a second caret move made before the first one's refresh arrived leaves the proxy's
+    /// windows as they were: the moves are made, but the keyboard is not shown where they led.
+    ///
+    /// iOS: "the following call MUST NOT occur synchronously with the prior call. If it does, the
+    /// textDocumentProxy will not update its context window" (keymanapp/keyman #10204, two
+    /// `adjustTextPosition` calls in one turn). This host applies it to every turn that applies two or
+    /// more of the keyboard's caret moves (those posted within ``latency`` of each other): the
+    /// snapshot acknowledges them with the windows of the one before, and a platform note says so.
+    /// The windows come back with the next change.
+    public let losesContextAfterQuickMoves: Bool
+
     /// The windows a keyboard sees (``ContextPolicy``) unless the session picks others (`--policy`).
     ///
     /// iOS: `documentContextBeforeInput` and `…AfterInput` stop at sentence and line boundaries
@@ -113,7 +133,7 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
     )
     public static let ios = PlatformProfile(
         name: .ios, window: .sentence, caretMoveUnit: .utf16, deleteUnit: .characters, notifiesOwnEdits: false,
-        selectedTextSentenceLimit: 3
+        selectedTextSentenceLimit: 3, latency: .milliseconds(20), losesContextAfterQuickMoves: true
     )
     public static let android = PlatformProfile(
         name: .android, window: .characters(1024), caretMoveUnit: .utf16, deleteUnit: .utf16, notifiesOwnEdits: true
@@ -133,9 +153,12 @@ public struct PlatformProfile: Hashable, Sendable, CustomStringConvertible {
 
     private init(
         name: Name, window: ContextPolicy, caretMoveUnit: TextUnit, deleteUnit: TextUnit, notifiesOwnEdits: Bool,
-        offersExtras: Bool = false, selectedTextSentenceLimit: Int? = nil
+        offersExtras: Bool = false, selectedTextSentenceLimit: Int? = nil, latency: Duration = .zero,
+        losesContextAfterQuickMoves: Bool = false
     ) {
         self.offersExtras = offersExtras
+        self.latency = latency
+        self.losesContextAfterQuickMoves = losesContextAfterQuickMoves
         self.name = name
         self.window = window
         self.caretMoveUnit = caretMoveUnit

@@ -64,7 +64,15 @@ extension KeyboardSession {
         var submitted: [String] = []
         var removed = 0
         var deleted = false
-        changeField(acknowledge: !operations.isEmpty, ownEditsDeleted: { deleted }, { field in
+        // iOS does not refresh the proxy after caret moves made before the first one's refresh came.
+        let moves = operations.count { if case .adjustTextPosition = $0 { true } else { false } }
+        let keepsWindows = platform.losesContextAfterQuickMoves && moves >= 2
+        if keepsWindows {
+            outcomes.append(.platformNote(
+                "\(moves) caret moves before \(platform)'s refresh: the proxy keeps its old windows until the next change"
+            ))
+        }
+        changeField(acknowledge: !operations.isEmpty, ownEditsDeleted: { deleted }, keepingWindows: keepsWindows, { field in
             for operation in operations {
                 let before = field.count
                 if operation.isExtra, !platform.offersExtras {

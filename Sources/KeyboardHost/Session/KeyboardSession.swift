@@ -65,6 +65,8 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// Edits the extension posted and the host has not applied yet.
     var posted = PostedEdits()
     var snapshotSequence: UInt64 = 0
+    /// The snapshot pushed last: a platform that does not refresh the windows keeps its (pushSnapshot).
+    var lastSnapshot: Snapshot?
     /// Host commands under way, and their answers.
     let commands: HostCommandQueue
 
@@ -308,8 +310,8 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// `ownEditsDeleted` is set for the extension's own edits (whether they deleted text): then the
     /// platform decides which notifications it gets (``PlatformProfile/notifiesOwnEdits``).
     func changeField(
-        acknowledge: Bool = false, ownEditsDeleted: (() -> Bool)? = nil, _ body: (inout TextField) -> Void,
-        changed: () -> Void = {}
+        acknowledge: Bool = false, ownEditsDeleted: (() -> Bool)? = nil, keepingWindows: Bool = false,
+        _ body: (inout TextField) -> Void, changed: () -> Void = {}
     ) {
         let old = FieldChange.State(textField)
         body(&textField)
@@ -320,7 +322,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         let notified = ownEditsDeleted.map { platform.notified(change, ownEditsDeleted: $0(), field: textField) } ?? change
         connection.together {
             notified.before.forEach(notify)
-            pushSnapshot()
+            pushSnapshot(keepingWindows: keepingWindows)
             notified.after.forEach(notify)
         }
     }

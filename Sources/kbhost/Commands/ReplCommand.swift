@@ -72,7 +72,7 @@ struct ReplCommand: AsyncParsableCommand {
             let session = setup.session(for: loaded[0], field: TextField(text: text), policy: host.window)
             // Events from the first appearance on go to standard error (PipedRepl says more).
             session.onEvent = PipedRepl.reporter(for: session)
-            session.latency = .milliseconds(host.latency)
+            session.latency = host.editLatency
             do {
                 try session.show()
             } catch {
@@ -90,7 +90,7 @@ struct ReplCommand: AsyncParsableCommand {
         let repl = Repl(
             extensions: loaded,
             options: .init(
-                policy: host.window, latency: .milliseconds(host.latency), setup: setup, secure: secure,
+                policy: host.window, latency: host.editLatency, setup: setup, secure: secure,
                 showKeyboard: !hideKeyboard, colors: colors
             ),
             document: text

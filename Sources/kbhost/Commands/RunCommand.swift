@@ -84,7 +84,7 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let result = try await BatchRun(
             path: path, keys: keys, seed: try seedText(), cursor: cursor, policy: host.window,
-            latency: .milliseconds(host.latency), advance: advance?.duration ?? .zero, setup: try host.setup(),
+            latency: host.editLatency, advance: advance?.duration ?? .zero, setup: try host.setup(),
             actions: actions, textLimit: textLimit
         ).perform()
         print(try JSONOutput.encode(result))

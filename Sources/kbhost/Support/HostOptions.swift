@@ -27,9 +27,13 @@ struct HostOptions: ParsableArguments {
     var window: ContextPolicy { policy ?? platform.window }
 
     @Option(help: ArgumentHelp(
-        "Milliseconds the host waits before applying what the extension posts, to emulate iOS's IPC.", valueName: "ms"
+        "Milliseconds the host waits before applying what the extension posts, to emulate IPC. Default: the platform's (20 under --platform ios, else 0).",
+        valueName: "ms"
     ))
-    var latency: Int = 0
+    var latency: Int?
+
+    /// How long posted edits wait: `--latency`, else the platform's.
+    var editLatency: Duration { latency.map { .milliseconds($0) } ?? platform.latency }
 
     @Option(help: ArgumentHelp(
         "Hand the extensions this license file (as `kbhost license issue` prints) in place of their own.",
@@ -83,7 +87,7 @@ struct HostOptions: ParsableArguments {
     var defaultIsolation: Isolation { .process }
 
     func validate() throws {
-        if latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
+        if let latency, latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
         if let memoryLimit, memoryLimit <= 0 { throw ValidationError("--memory-limit must be above 0 MB, not \(memoryLimit)") }
         if memoryLimit != nil, isolation == .inProcess {
             throw ValidationError("--memory-limit needs each extension in a process of its own; leave out --isolation in-process")
