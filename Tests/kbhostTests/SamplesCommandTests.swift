@@ -38,7 +38,7 @@ struct SamplesCommandTests {
         let (created, output) = try passcode("482915{done}482915{done}")
         #expect(created.status == 0, "\(created.standardError)")
         #expect(output.document == "")
-        #expect(output.events.filter { $0.name != "key received" }.map(\.name) == ["usage changed", "usage changed", "passcode created"])
+        #expect(output.events.filter { $0.name != "key received" }.map(\.name) == ["insecure", "usage changed", "usage changed", "passcode created"])
         let record = data.appendingPathComponent("extensions/dev.kbhost.samples.passcode/passcodes/default.json")
         #expect((try FileManager.default.attributesOfItem(atPath: record.path)[.posixPermissions] as? Int) == 0o600)
         #expect((try FileManager.default.attributesOfItem(atPath: record.deletingLastPathComponent().deletingLastPathComponent().path)[.posixPermissions] as? Int) == 0o700)

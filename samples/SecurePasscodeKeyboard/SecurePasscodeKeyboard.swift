@@ -90,10 +90,27 @@ final class SecurePasscodeKeyboard: KeyboardViewController {
             stage = .finished
             return
         }
-        if flow != .create, (try? store.status(user: user))?.lockedOut == true {
-            reportEvent(KeyboardEvent("locked out", ["user": user]))
+        if flow == .create, exists {
+            // Creating over a passcode would reset it without knowing it: changing asks for it first.
+            reportError("'\(user)' already has a passcode: change it with --set options.flow=change")
             stage = .finished
             return
+        }
+        if flow != .create {
+            do {
+                guard try !store.status(user: user).lockedOut else {
+                    finish(KeyboardEvent("locked out", ["user": user]), dismiss: false)
+                    return
+                }
+            } catch {
+                reportError(error.description)
+                finish(KeyboardEvent("locked out", ["user": user]), dismiss: false)
+                return
+            }
+        }
+        if options["shuffle"]?.boolValue == false {
+            // Said on every appearance: a pad that does not move lets keystrokes tell the digits.
+            reportEvent(KeyboardEvent("insecure", ["reason": "shuffling is off (options.shuffle=false): for scripted tests only"]))
         }
         stage = flow == .create ? .new : .current
         reportUsage()
@@ -157,8 +174,14 @@ final class SecurePasscodeKeyboard: KeyboardViewController {
                 reportEvent(KeyboardEvent("authentication failed", ["attemptsRemaining": "0"]))
                 reportError(PasscodeStoreError.lockedOut.description)
                 finish(KeyboardEvent("locked out", ["user": user]), dismiss: false)
-            } catch {
+            } catch .tampered(let what) {
                 clearEntry()
+                reportError(PasscodeStoreError.tampered(what).description)
+                finish(KeyboardEvent("locked out", ["user": user]), dismiss: false)
+            } catch {
+                // The attempt could not be counted (an unwritable record, say): it is refused.
+                clearEntry()
+                reportEvent(KeyboardEvent("authentication failed", ["attemptsRemaining": "unknown"]))
                 reportError(error.description)
             }
         case .new:

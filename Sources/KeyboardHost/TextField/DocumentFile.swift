@@ -25,7 +25,7 @@ public enum DocumentFile {
     }
 
     /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
-    static func firstInvalidUTF8Offset(_ bytes: some Collection<UInt8>) -> Int? {
+    public static func firstInvalidUTF8Offset(_ bytes: some Collection<UInt8>) -> Int? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0

@@ -15,12 +15,13 @@ struct RunCommand: AsyncParsableCommand {
               {"cursor": 11, "document": "hello world", "documentIdentifier": "…", "selection": [11, 11],
              "policy": "sentence", "platform": "exact", "extension": {…}, "errors": […], "events": […], "actions": […]}
 
-            With --platform other than exact, "platformNotes" lists where the platform's units cut \
-            across a Character (a caret move stopped before one, a delete took part of one).
+            With --platform other than exact, "platformNotes" lists what the platform decided where it \
+            leaves a behaviour unsaid (a caret move stopped before a Character, a delete took part of \
+            one, iOS kept its old windows) and this host's extras it refused.
 
             Each --action runs after the typing, on the extension's full-document walker, and reports \
             what it read (before, after, selected), deleted (deletedCharacters), its snapshot round \
-            trips, or its error. A text longer than --text-limit bytes is printed as \
+            trips and whether it is certain ("exact"), or its error. A text longer than --text-limit bytes is printed as \
             {"characters": N, "utf8Bytes": N, "sha256": "…"}. If an action fails, the output is still \
             printed and the exit status is 1.
 
@@ -40,8 +41,16 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "The extension: lib<Name>.so, a bundle's folder, or an installed bundle's id.")
     var path: String
 
-    @Option(name: .customLong("type"), help: "What to type, as key taps.")
+    @Option(name: .customLong("type"), help: ArgumentHelp(
+        "What to type, as key taps; '-' reads them from standard input (a passcode then stays out of the arguments).",
+        valueName: "keys"
+    ))
     var keys: String = ""
+
+    @Option(help: ArgumentHelp(
+        "What to type, read from a UTF-8 file (one final line break is dropped: {return} types one).", valueName: "file"
+    ))
+    var typeFile: String?
 
     @Option(help: "Seed the document with this text.")
     var text: String?
@@ -76,6 +85,9 @@ struct RunCommand: AsyncParsableCommand {
         if text != nil && document != nil {
             throw ValidationError("give the document either with --text or with --document, not both")
         }
+        if typeFile != nil && !keys.isEmpty {
+            throw ValidationError("give the keys either with --type or with --type-file, not both")
+        }
         if textLimit < 0 {
             throw ValidationError("--text-limit must be 0 or more bytes, not \(textLimit)")
         }
@@ -83,13 +95,35 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let result = try await BatchRun(
-            path: path, keys: keys, seed: try seedText(), cursor: cursor, policy: host.window,
+            path: path, keys: try keysToType(), seed: try seedText(), cursor: cursor, policy: host.window,
             latency: host.editLatency, advance: advance?.duration ?? .zero, setup: try host.setup(),
             actions: actions, textLimit: textLimit
         ).perform()
         print(try JSONOutput.encode(result))
         if result.fault != nil { throw ExitStatus.extensionFailed }
         if result.actions.contains(where: { !$0.succeeded }) { throw ExitStatus.failure }
+    }
+
+    /// --type's keys, or the file's (--type-file, or standard input for --type -), less one final line
+    /// break: a file ends with one, and typing it would press return.
+    private func keysToType() throws -> String {
+        let source: String
+        if let typeFile {
+            do {
+                source = try DocumentFile.read(typeFile)
+            } catch {
+                throw fail("--type-file: \(error.description)", ExitStatus.badArguments)
+            }
+        } else if keys == "-" {
+            let data = FileHandle.standardInput.readDataToEndOfFile()
+            if let offset = DocumentFile.firstInvalidUTF8Offset(data) {
+                throw fail("--type -: standard input is not UTF-8 text: invalid byte sequence at byte \(offset)", ExitStatus.badArguments)
+            }
+            source = String(decoding: data, as: UTF8.self)
+        } else {
+            return keys
+        }
+        return source.hasSuffix("\n") || source.hasSuffix("\r\n") ? String(source.dropLast()) : source
     }
 
     private func seedText() throws -> String {
