@@ -71,7 +71,7 @@ struct LayoutTests {
          "subKeyboards[0].margins.left.fraction: expected a fraction from 0 to below 0.5"),
         (#"{"subKeyboards": []}"#, "subKeyboards: expected at least one sub-keyboard"),
         (#"{"rows": []}"#, "rows: unknown key (expected subKeyboards, secure)"),
-        ("not json", "the document: "),
+        ("not json", "line 1, column 1: expected a value, found 'n'"),
     ])
     func fileErrorsNameTheFieldAndWhatWasExpected(_ json: String, _ problem: String) throws {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("layout-\(UUID()).json").path

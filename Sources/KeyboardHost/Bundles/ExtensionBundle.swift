@@ -72,7 +72,7 @@ public struct ExtensionBundle: Sendable {
             throw BundleError(path: path, problem: "\(BundleManifest.fileName): \(problem)")
         case .success(let data):
             do {
-                return try JSONDecoder().decode(BundleManifest.self, from: data)
+                return try JSONInput.decode(BundleManifest.self, from: data)
             } catch {
                 throw BundleError(path: path, problem: "\(BundleManifest.fileName): \(DecodingProblem(error))")
             }

@@ -46,7 +46,7 @@ public struct HostConfiguration: Sendable {
         }
         let file: File
         do {
-            file = try JSONDecoder().decode(File.self, from: data)
+            file = try JSONInput.decode(File.self, from: data)
         } catch {
             throw .invalid(path: path, problem: DecodingProblem(error).description)
         }

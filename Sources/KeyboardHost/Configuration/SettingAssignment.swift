@@ -29,7 +29,7 @@ public struct SettingAssignment: Sendable, Equatable {
         let raw = String(text[text.index(after: equals)...])
         self.section = section
         self.path = path
-        value = (try? JSONDecoder().decode(JSONValue.self, from: Data(raw.utf8))) ?? .string(raw)
+        value = (try? JSONInput.decode(JSONValue.self, from: Data(raw.utf8))) ?? .string(raw)
     }
 
     /// The value as the nested object it sets: `typing.keyFeedback.sound=true` → `{"keyFeedback": {"sound": true}}`.

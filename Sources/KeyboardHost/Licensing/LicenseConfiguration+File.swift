@@ -10,7 +10,7 @@ extension LicenseConfiguration {
             throw .unreadable(path: path, reason: problem.description)
         case .success(let data):
             do {
-                return try JSONDecoder().decode(LicenseConfiguration.self, from: data)
+                return try JSONInput.decode(LicenseConfiguration.self, from: data)
             } catch {
                 throw .field(path: path, field: nil, problem: DecodingProblem(error).description)
             }

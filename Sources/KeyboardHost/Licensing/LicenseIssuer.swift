@@ -103,7 +103,7 @@ struct IssuerFile: Codable {
         case .failure(let problem): throw .unreadable(path: path, reason: problem.description)
         }
         do {
-            return try JSONDecoder().decode(IssuerFile.self, from: data)
+            return try JSONInput.decode(IssuerFile.self, from: data)
         } catch {
             throw .field(path: path, field: nil, problem: DecodingProblem(error).description)
         }

@@ -20,7 +20,7 @@ public struct LicenseVerifier: Sendable {
         }
         let license: License
         do {
-            license = try JSONDecoder().decode(License.self, from: payload)
+            license = try JSONInput.decode(License.self, from: payload)
         } catch {
             throw .malformed(field: "licenseKey", reason: "does not hold a license (\(DecodingProblem(error)))")
         }

@@ -50,7 +50,7 @@ public struct CommandResult: Sendable, Equatable {
     }
 
     init(command: HostCommand, succeeded: Bool, json: String) {
-        guard let answer = try? JSONDecoder().decode(Answer.self, from: Data(json.utf8)) else {
+        guard let answer = try? JSONInput.decode(Answer.self, from: Data(json.utf8)) else {
             self.init(command: command, failure: "malformedAnswer")
             return
         }

@@ -179,7 +179,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         }
         let configuration: KeyboardConfiguration
         do {
-            configuration = try JSONDecoder().decode(KeyboardConfiguration.self, from: Data(json))
+            configuration = try JSONInput.decode(KeyboardConfiguration.self, from: Data(json))
         } catch {
             throw .invalidConfiguration(extension: name, problem: DecodingProblem(error).description)
         }
@@ -280,7 +280,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     func eventReported(json: String) {
         let event: KeyboardEvent
         do {
-            event = try JSONDecoder().decode(KeyboardEvent.self, from: Data(json.utf8))
+            event = try JSONInput.decode(KeyboardEvent.self, from: Data(json.utf8))
         } catch {
             extensionReported("sent an invalid event: \(DecodingProblem(error))")
             return

@@ -5,16 +5,28 @@ public enum DocumentFile {
     public enum ReadError: Error, Equatable, CustomStringConvertible {
         case unreadable(path: String, reason: String)
         case notUTF8(path: String, byteOffset: Int)
+        /// Larger than the limit the reader set (`bytes`, `limit`).
+        case tooLarge(path: String, bytes: Int, limit: Int)
 
         public var description: String {
             switch self {
             case .unreadable(let path, let reason): "cannot read '\(path)': \(reason)"
             case .notUTF8(let path, let offset): "'\(path)' is not UTF-8 text: invalid byte sequence at byte \(offset)"
+            case .tooLarge(let path, let bytes, let limit):
+                "'\(path)' is \(ByteCountFormatting.mebibytes(bytes)), more than the \(ByteCountFormatting.mebibytes(limit)) allowed"
             }
         }
     }
 
-    public static func read(_ path: String) throws(ReadError) -> String {
+    /// The default most bytes a document may have: 16 MiB, well beyond what a text field holds, well
+    /// within what the host reads, checks and walks in seconds. A reader may raise it.
+    public static let defaultLimit = 16 << 20
+
+    public static func read(_ path: String, limit: Int = defaultLimit) throws(ReadError) -> String {
+        // Asked of the file system first: a file too large is refused before a byte of it is read.
+        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
+            throw .tooLarge(path: path, bytes: size, limit: limit)
+        }
         let data: Data
         switch FileContents.read(path) {
         case .success(let contents): data = contents

@@ -86,4 +86,26 @@ public struct LicenseConfiguration: Codable, Hashable, Sendable {
         self.licenseKey = licenseKey
         self.licenseSecret = licenseSecret
     }
+
+    enum CodingKeys: String, CodingKey, CaseIterable {
+        case licenseKey, licenseSecret
+    }
+
+    /// The most characters of a key and of a secret: an issued key is a few hundred, a secret 86.
+    public static let maximumKeyLength = 16_384, maximumSecretLength = 1_024
+
+    /// Strict, and bounded: an unknown key is an error (a typo would leave the license unread), and so
+    /// is a key or secret far longer than any issued (the verifier's work grows with them).
+    public init(from decoder: any Decoder) throws {
+        try decoder.refuseUnknownKeys(CodingKeys.self)
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        licenseKey = try container.decode(String.self, forKey: .licenseKey)
+        licenseSecret = try container.decode(String.self, forKey: .licenseSecret)
+        for (value, key, limit) in [(licenseKey, CodingKeys.licenseKey, Self.maximumKeyLength), (licenseSecret, .licenseSecret, Self.maximumSecretLength)]
+        where value.utf8.count > limit {
+            throw DecodingError.dataCorruptedError(
+                forKey: key, in: container, debugDescription: "\(value.utf8.count) bytes, more than the \(limit) allowed"
+            )
+        }
+    }
 }

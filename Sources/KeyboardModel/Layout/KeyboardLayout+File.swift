@@ -15,7 +15,7 @@ extension KeyboardLayout {
     /// A layout from JSON; `source` names it in errors.
     public init(json: Data, source: String = "layout") throws(LayoutFileError) {
         do {
-            self = try JSONDecoder().decode(KeyboardLayout.self, from: json)
+            self = try JSONInput.decode(KeyboardLayout.self, from: json)
         } catch {
             throw .invalid(path: source, problem: DecodingProblem(error).description)
         }

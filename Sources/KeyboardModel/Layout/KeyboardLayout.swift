@@ -20,7 +20,18 @@ public struct KeyboardLayout: Codable, Hashable, Sendable {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         subKeyboards = try container.decode([SubKeyboard].self, forKey: .subKeyboards)
         secure = try container.decodeIfPresent(Bool.self, forKey: .secure) ?? false
+        let keys = subKeyboards.reduce(0) { $0 + $1.rows.reduce(0) { $0 + $1.count } }
+        if keys > Self.maximumKeys {
+            throw DecodingError.dataCorruptedError(
+                forKey: .subKeyboards, in: container,
+                debugDescription: "\(keys) keys, more than the \(Self.maximumKeys) a layout may have"
+            )
+        }
     }
+
+    /// The most keys a layout may have, over all its sub-keyboards: an emoji keyboard's pages hold a
+    /// few thousand; every key is drawn and planned for, so the host refuses far more at the door.
+    public static let maximumKeys = 10_000
 
     /// The first sub-keyboard of `mode`, if any.
     public func subKeyboard(for mode: KeyboardMode) -> Int? {

@@ -58,6 +58,11 @@ struct RunCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Seed the document from a UTF-8 file.", valueName: "file"))
     var document: String?
 
+    @Option(help: ArgumentHelp(
+        "The most MiB a --document may have (default \(DocumentFile.defaultLimit >> 20)).", valueName: "MiB"
+    ))
+    var documentLimit: Int = DocumentFile.defaultLimit >> 20
+
     @Option(help: "Where the cursor starts, in Characters from the start (default: the end).")
     var cursor: Int?
 
@@ -85,6 +90,9 @@ struct RunCommand: AsyncParsableCommand {
         if text != nil && document != nil {
             throw ValidationError("give the document either with --text or with --document, not both")
         }
+        if documentLimit <= 0 || documentLimit > 4096 {
+            throw ValidationError("--document-limit must be 1 to 4096 MiB, not \(documentLimit)")
+        }
         if typeFile != nil && !keys.isEmpty {
             throw ValidationError("give the keys either with --type or with --type-file, not both")
         }
@@ -110,12 +118,19 @@ struct RunCommand: AsyncParsableCommand {
         let source: String
         if let typeFile {
             do {
-                source = try DocumentFile.read(typeFile)
+                source = try DocumentFile.read(typeFile, limit: 1 << 20)
             } catch {
                 throw fail("--type-file: \(error.description)", ExitStatus.badArguments)
             }
         } else if keys == "-" {
-            let data = FileHandle.standardInput.readDataToEndOfFile()
+            // At most 1 MiB of keys, read no further: standard input may never end.
+            var data = Data()
+            while data.count <= 1 << 20, let chunk = try? FileHandle.standardInput.read(upToCount: 64 << 10), !chunk.isEmpty {
+                data += chunk
+            }
+            if data.count > 1 << 20 {
+                throw fail("--type -: more than 1 MiB of keys on standard input", ExitStatus.badArguments)
+            }
             if let offset = DocumentFile.firstInvalidUTF8Offset(data) {
                 throw fail("--type -: standard input is not UTF-8 text: invalid byte sequence at byte \(offset)", ExitStatus.badArguments)
             }
@@ -129,7 +144,10 @@ struct RunCommand: AsyncParsableCommand {
     private func seedText() throws -> String {
         guard let document else { return text ?? "" }
         do {
-            return try DocumentFile.read(document)
+            return try DocumentFile.read(document, limit: documentLimit << 20)
+        } catch .tooLarge(let path, let bytes, let limit) {
+            let problem = DocumentFile.ReadError.tooLarge(path: path, bytes: bytes, limit: limit).description
+            throw fail("--document: \(problem): raise --document-limit to read it", ExitStatus.badArguments)
         } catch {
             throw fail("--document: \(error.description)", ExitStatus.badArguments)
         }

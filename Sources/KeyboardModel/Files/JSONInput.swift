@@ -1,0 +1,333 @@
+import Foundation
+
+/// The one door for JSON from outside the host — files (layouts, licenses, issuers, `kbhost.json`,
+/// bundle manifests), what an extension sends (its configuration, layouts, events, command answers)
+/// and `--set` values. Before `JSONDecoder` sees the bytes, they are checked here, so that whatever
+/// they hold, the host answers in bounded time and memory with one line that says where:
+///
+/// - at most ``Limits/maximumBytes`` (16 MiB), nested at most ``Limits/maximumDepth`` (64) deep;
+/// - no UTF-8 byte order mark (an editor's, which JSON forbids);
+/// - well formed, or the error names the line and column;
+/// - no key twice in one object: the second would silently win.
+///
+/// One pass over the bytes, no allocation but the keys of the objects open at the moment.
+public enum JSONInput {
+    public struct Limits: Sendable {
+        public var maximumBytes: Int
+        public var maximumDepth: Int
+
+        public init(maximumBytes: Int, maximumDepth: Int) {
+            self.maximumBytes = maximumBytes
+            self.maximumDepth = maximumDepth
+        }
+
+        /// 16 MiB and 64 levels: far beyond any layout, configuration or settings file, far below
+        /// what would cost the host time or memory to refuse.
+        public static let standard = Limits(maximumBytes: 16 << 20, maximumDepth: 64)
+    }
+
+    /// Decodes `type` from `data` once ``check(_:limits:)`` has passed it. Throws ``JSONInputError`` or
+    /// the decoder's `DecodingError` (``DecodingProblem`` words either in one line).
+    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, limits: Limits = .standard) throws -> T {
+        try check(data, limits: limits)
+        return try JSONDecoder().decode(type, from: data)
+    }
+
+    /// Checks `data` as described above.
+    public static func check(_ data: Data, limits: Limits = .standard) throws(JSONInputError) {
+        if data.count > limits.maximumBytes {
+            throw JSONInputError(
+                "\(ByteCountFormatting.mebibytes(data.count)), more than the \(ByteCountFormatting.mebibytes(limits.maximumBytes)) allowed"
+            )
+        }
+        if data.starts(with: [0xEF, 0xBB, 0xBF]) {
+            throw JSONInputError("begins with a byte order mark (U+FEFF), which JSON does not allow: save it as UTF-8 without one")
+        }
+        let problem: JSONInputError? = data.withUnsafeBytes { raw in
+            var scanner = Scanner(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: limits.maximumDepth)
+            do throws(JSONInputError) {
+                try scanner.document()
+                return nil
+            } catch {
+                return error
+            }
+        }
+        if let problem { throw problem }
+    }
+
+    /// A recursive-descent check of JSON's grammar (RFC 8259). Its recursion is bounded by the depth
+    /// limit, which it checks before going deeper.
+    private struct Scanner {
+        let bytes: UnsafeBufferPointer<UInt8>
+        let maximumDepth: Int
+        var index = 0
+        var line = 1
+        var lineStart = 0
+        var depth = 0
+
+        init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
+            self.bytes = bytes
+            self.maximumDepth = maximumDepth
+        }
+
+        mutating func document() throws(JSONInputError) {
+            skipSpace()
+            try value()
+            skipSpace()
+            if index < bytes.count { throw error("more after the end of the JSON value") }
+        }
+
+        private mutating func value() throws(JSONInputError) {
+            guard index < bytes.count else { throw error("the JSON ends where a value was expected") }
+            switch bytes[index] {
+            case UInt8(ascii: "{"): try object()
+            case UInt8(ascii: "["): try array()
+            case UInt8(ascii: "\""): _ = try string(keeping: false)
+            case UInt8(ascii: "t"): try literal("true")
+            case UInt8(ascii: "f"): try literal("false")
+            case UInt8(ascii: "n"): try literal("null")
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try number()
+            default: throw error("expected a value, found \(found())")
+            }
+        }
+
+        private mutating func enter() throws(JSONInputError) {
+            depth += 1
+            if depth > maximumDepth { throw error("nested more than \(maximumDepth) deep") }
+        }
+
+        private mutating func object() throws(JSONInputError) {
+            try enter()
+            index += 1
+            var keys = Set<String>()
+            skipSpace()
+            if peek(UInt8(ascii: "}")) {
+                index += 1
+                depth -= 1
+                return
+            }
+            while true {
+                skipSpace()
+                guard peek(UInt8(ascii: "\"")) else { throw error("expected a key in quotes, found \(found())") }
+                let keyStart = index  // the column is counted only for an error: counting it costs the line
+                let key = try string(keeping: true)
+                if !keys.insert(key).inserted {
+                    index = keyStart  // a key holds no line break: the line is the same
+                    throw error("the key '\(key)' appears twice in one object")
+                }
+                skipSpace()
+                guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after a key, found \(found())") }
+                index += 1
+                skipSpace()
+                try value()
+                skipSpace()
+                if peek(UInt8(ascii: ",")) { index += 1; continue }
+                if peek(UInt8(ascii: "}")) { index += 1; break }
+                throw error("expected ',' or '}' in an object, found \(found())")
+            }
+            depth -= 1
+        }
+
+        private mutating func array() throws(JSONInputError) {
+            try enter()
+            index += 1
+            skipSpace()
+            if peek(UInt8(ascii: "]")) {
+                index += 1
+                depth -= 1
+                return
+            }
+            while true {
+                skipSpace()
+                try value()
+                skipSpace()
+                if peek(UInt8(ascii: ",")) { index += 1; continue }
+                if peek(UInt8(ascii: "]")) { index += 1; break }
+                throw error("expected ',' or ']' in an array, found \(found())")
+            }
+            depth -= 1
+        }
+
+        /// A string; its decoded text when `keeping` (keys, to find one given twice).
+        private mutating func string(keeping: Bool) throws(JSONInputError) -> String {
+            index += 1  // the opening quote
+            pendingHighSurrogate = nil
+            var scalars = String.UnicodeScalarView()
+            var runStart = index
+            func keepRun(_ end: Int) {
+                guard keeping, end > runStart else { return }
+                scalars.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[runStart..<end]), as: UTF8.self).unicodeScalars)
+            }
+            while index < bytes.count {
+                let byte = bytes[index]
+                switch byte {
+                case UInt8(ascii: "\""):
+                    keepRun(index)
+                    index += 1
+                    if pendingHighSurrogate != nil { scalars.append("\u{FFFD}") }
+                    return keeping ? String(scalars) : ""
+                case UInt8(ascii: "\\"):
+                    keepRun(index)
+                    index += 1
+                    guard index < bytes.count else { break }
+                    let escaped = bytes[index]
+                    index += 1
+                    switch escaped {
+                    case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"):
+                        if keeping { scalars.append(Unicode.Scalar(escaped)) }
+                    case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
+                        if keeping { scalars.append(Unicode.Scalar(["b": 8, "f": 12, "n": 10, "r": 13, "t": 9][Character(Unicode.Scalar(escaped))]! as UInt8)) }
+                    case UInt8(ascii: "u"):
+                        let unit = try hexUnit()
+                        if keeping { append(unit, to: &scalars) }
+                    default:
+                        index -= 2
+                        throw error("an unknown escape in a string")
+                    }
+                    runStart = index
+                case 0..<0x20:
+                    throw error("a control character (U+\(String(byte, radix: 16, uppercase: true).leftPadded(4))) in a string: escape it")
+                default:
+                    index += 1
+                }
+            }
+            throw error("a string that never ends")
+        }
+
+        /// Four hex digits after `\u`.
+        private mutating func hexUnit() throws(JSONInputError) -> UInt16 {
+            guard index + 4 <= bytes.count else { throw error("an unfinished \\u escape") }
+            var unit: UInt16 = 0
+            for _ in 0..<4 {
+                guard let digit = Self.hexValue(bytes[index]) else { throw error("\\u needs four hex digits") }
+                unit = unit << 4 | UInt16(digit)
+                index += 1
+            }
+            return unit
+        }
+
+        private var pendingHighSurrogate: UInt16?
+
+        /// A UTF-16 unit from an escape, paired with the one before it when they make a surrogate pair;
+        /// a lone half becomes U+FFFD (the key is only compared, never used).
+        private mutating func append(_ unit: UInt16, to scalars: inout String.UnicodeScalarView) {
+            if UTF16.isLeadSurrogate(unit) {
+                if pendingHighSurrogate != nil { scalars.append("\u{FFFD}") }
+                pendingHighSurrogate = unit
+                return
+            }
+            if UTF16.isTrailSurrogate(unit), let high = pendingHighSurrogate {
+                pendingHighSurrogate = nil
+                let value = 0x10000 + (UInt32(high - 0xD800) << 10) + UInt32(unit - 0xDC00)
+                scalars.append(Unicode.Scalar(value)!)
+                return
+            }
+            if pendingHighSurrogate != nil { scalars.append("\u{FFFD}") }
+            pendingHighSurrogate = nil
+            scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
+        }
+
+        private mutating func number() throws(JSONInputError) {
+            if peek(UInt8(ascii: "-")) { index += 1 }
+            if peek(UInt8(ascii: "0")) {
+                index += 1
+            } else {
+                guard digits() > 0 else { throw error("expected a digit, found \(found())") }
+            }
+            if peek(UInt8(ascii: ".")) {
+                index += 1
+                guard digits() > 0 else { throw error("expected a digit after '.', found \(found())") }
+            }
+            if peek(UInt8(ascii: "e")) || peek(UInt8(ascii: "E")) {
+                index += 1
+                if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
+                guard digits() > 0 else { throw error("expected a digit in the exponent, found \(found())") }
+            }
+        }
+
+        private mutating func digits() -> Int {
+            let start = index
+            while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) { index += 1 }
+            return index - start
+        }
+
+        private mutating func literal(_ word: StaticString) throws(JSONInputError) {
+            let expected = UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount)
+            guard index + expected.count <= bytes.count, bytes[index..<index + expected.count].elementsEqual(expected) else {
+                throw error("expected a value, found \(found())")
+            }
+            index += expected.count
+        }
+
+        private mutating func skipSpace() {
+            while index < bytes.count {
+                switch bytes[index] {
+                case UInt8(ascii: " "), UInt8(ascii: "\t"), UInt8(ascii: "\r"): index += 1
+                case UInt8(ascii: "\n"):
+                    index += 1
+                    line += 1
+                    lineStart = index
+                default: return
+                }
+            }
+        }
+
+        private func peek(_ byte: UInt8) -> Bool { index < bytes.count && bytes[index] == byte }
+
+        /// The column of `index`, in characters of the line (UTF-8 continuation bytes not counted).
+        private var column: Int {
+            1 + bytes[lineStart..<min(index, bytes.count)].count { $0 & 0xC0 != 0x80 }
+        }
+
+        /// What is at `index`, for an error: a character (escaped if it is not printable) or the end.
+        private func found() -> String {
+            guard index < bytes.count else { return "the end" }
+            let byte = bytes[index]
+            if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+            return "byte 0x\(String(byte, radix: 16, uppercase: true).leftPadded(2))"
+        }
+
+        private func error(_ problem: String) -> JSONInputError {
+            JSONInputError(line: line, column: column, problem)
+        }
+
+        private static func hexValue(_ byte: UInt8) -> UInt8? {
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): byte - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): byte - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): byte - UInt8(ascii: "A") + 10
+            default: nil
+            }
+        }
+    }
+}
+
+/// Why JSON from outside was refused: where, when the problem has a place, and what.
+public struct JSONInputError: Error, Equatable, Sendable, CustomStringConvertible {
+    public let line: Int?
+    public let column: Int?
+    public let problem: String
+
+    init(line: Int? = nil, column: Int? = nil, _ problem: String) {
+        self.line = line
+        self.column = column
+        self.problem = problem
+    }
+
+    public var description: String {
+        guard let line, let column else { return problem }
+        return "line \(line), column \(column): \(problem)"
+    }
+}
+
+/// Sizes in words, for limits.
+public enum ByteCountFormatting {
+    public static func mebibytes(_ bytes: Int) -> String {
+        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB"
+            : bytes >= 1 << 20 ? String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) : "\(bytes) bytes"
+    }
+}
+
+private extension String {
+    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
+}
