@@ -138,3 +138,11 @@ if ProcessInfo.processInfo.environment["KBHOST_BENCHMARKS"] != nil {
         )
     )
 }
+
+// Fuzz targets (libFuzzer) join the package only when asked for, built with the fuzzer and
+// AddressSanitizer: `scripts/fuzz` does it (KBHOST_FUZZ=1, a scratch path of their own).
+if ProcessInfo.processInfo.environment["KBHOST_FUZZ"] != nil {
+    package.targets.append(
+        .executableTarget(name: "KeyboardHostFuzz", dependencies: ["KeyboardHost"], path: "Fuzz/KeyboardHostFuzz")
+    )
+}

@@ -27,6 +27,18 @@ struct InputBoundsTests {
         #expect(problem("01") == "line 1, column 2: more after the end of the JSON value")
         #expect(problem("1.") == "line 1, column 3: expected a digit after '.', found the end")
         #expect(problem("\"\\x\"") == "line 1, column 2: an unknown escape in a string")
+        // Strings are UTF-8 (the fuzzer's first find: JSONInput passed a lone 0x8E that Foundation refused).
+        for bytes: [UInt8] in [[0x8E], [0xC0, 0x80], [0xED, 0xA0, 0x80], [0xF4, 0x90, 0x80, 0x80], [0xE2, 0x82]] {
+            #expect(throws: JSONInputError.self) { try JSONInput.check(Data([0x22] + bytes + [0x22])) }
+        }
+        #expect(throws: Never.self) { try JSONInput.check(Data("\"é€😀\u{10FFFF}\"".utf8)) }
+        // And so are escapes: a surrogate only as half of a pair (the fuzzer's second find).
+        #expect(problem(#""\ud0e9\ud800""#) == "line 1, column 8: a lone UTF-16 surrogate in a \\u escape")
+        #expect(problem(#""\udc00""#) == "line 1, column 2: a lone UTF-16 surrogate in a \\u escape")
+        #expect(problem(#""\ud83d\ude00""#) == nil)
+        // Numbers fit a double, as JSONDecoder reads them (the fuzzer's third find: 5e333…).
+        #expect(problem("[1, 5e3330000]") == "line 1, column 5: a number too large for a double")
+        #expect(problem("[-1.7976931348623157e308, 1e-400]") == nil)
     }
 
     @Test func aKeyGivenTwiceIsRefusedWhereTheSecondIs() {

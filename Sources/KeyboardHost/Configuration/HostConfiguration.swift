@@ -44,6 +44,11 @@ public struct HostConfiguration: Sendable {
         case .success(let contents): data = contents
         case .failure(let problem): throw .unreadable(path: path, reason: problem.description)
         }
+        return try parse(data, path: path)
+    }
+
+    /// The configuration in `data`, read from `path` (paths in it are relative to its folder).
+    package static func parse(_ data: Data, path: String) throws(HostConfigurationError) -> HostConfiguration {
         let file: File
         do {
             file = try JSONInput.decode(File.self, from: data)

@@ -49,7 +49,7 @@ public struct CommandResult: Sendable, Equatable {
         var exact: Bool?
     }
 
-    init(command: HostCommand, succeeded: Bool, json: String) {
+    package init(command: HostCommand, succeeded: Bool, json: String) {
         guard let answer = try? JSONInput.decode(Answer.self, from: Data(json.utf8)) else {
             self.init(command: command, failure: "malformedAnswer")
             return

@@ -32,6 +32,11 @@ public enum DocumentFile {
         case .success(let contents): data = contents
         case .failure(let problem): throw .unreadable(path: path, reason: problem.description)
         }
+        return try text(of: data, path: path)
+    }
+
+    /// `data` as text, if it is UTF-8; `path` names it in the error.
+    public static func text(of data: Data, path: String) throws(ReadError) -> String {
         if let offset = firstInvalidUTF8Offset(data) { throw .notUTF8(path: path, byteOffset: offset) }
         return String(decoding: data, as: UTF8.self)
     }

@@ -7,7 +7,7 @@ import Foundation
 ///
 /// - at most ``Limits/maximumBytes`` (16 MiB), nested at most ``Limits/maximumDepth`` (64) deep;
 /// - no UTF-8 byte order mark (an editor's, which JSON forbids);
-/// - well formed, or the error names the line and column;
+/// - well formed, strings in UTF-8, or the error names the line and column;
 /// - no key twice in one object: the second would silently win.
 ///
 /// One pass over the bytes, no allocation but the keys of the objects open at the moment.
@@ -151,7 +151,6 @@ public enum JSONInput {
         /// A string; its decoded text when `keeping` (keys, to find one given twice).
         private mutating func string(keeping: Bool) throws(JSONInputError) -> String {
             index += 1  // the opening quote
-            pendingHighSurrogate = nil
             var scalars = String.UnicodeScalarView()
             var runStart = index
             func keepRun(_ end: Int) {
@@ -164,7 +163,6 @@ public enum JSONInput {
                 case UInt8(ascii: "\""):
                     keepRun(index)
                     index += 1
-                    if pendingHighSurrogate != nil { scalars.append("\u{FFFD}") }
                     return keeping ? String(scalars) : ""
                 case UInt8(ascii: "\\"):
                     keepRun(index)
@@ -178,8 +176,27 @@ public enum JSONInput {
                     case UInt8(ascii: "b"), UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
                         if keeping { scalars.append(Unicode.Scalar(["b": 8, "f": 12, "n": 10, "r": 13, "t": 9][Character(Unicode.Scalar(escaped))]! as UInt8)) }
                     case UInt8(ascii: "u"):
+                        let escapeStart = index - 2
                         let unit = try hexUnit()
-                        if keeping { append(unit, to: &scalars) }
+                        var value = UInt32(unit)
+                        if UTF16.isLeadSurrogate(unit) {
+                            // Only as the first half of a pair, as JSONDecoder reads it.
+                            guard index + 2 <= bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") else {
+                                index = escapeStart
+                                throw error("a lone UTF-16 surrogate in a \\u escape")
+                            }
+                            index += 2
+                            let trail = try hexUnit()
+                            guard UTF16.isTrailSurrogate(trail) else {
+                                index = escapeStart
+                                throw error("a lone UTF-16 surrogate in a \\u escape")
+                            }
+                            value = 0x10000 + (UInt32(unit - 0xD800) << 10) + UInt32(trail - 0xDC00)
+                        } else if UTF16.isTrailSurrogate(unit) {
+                            index = escapeStart
+                            throw error("a lone UTF-16 surrogate in a \\u escape")
+                        }
+                        if keeping { scalars.append(Unicode.Scalar(value)!) }
                     default:
                         index -= 2
                         throw error("an unknown escape in a string")
@@ -187,11 +204,33 @@ public enum JSONInput {
                     runStart = index
                 case 0..<0x20:
                     throw error("a control character (U+\(String(byte, radix: 16, uppercase: true).leftPadded(4))) in a string: escape it")
+                case 0x80...:
+                    guard let length = utf8SequenceLength() else { throw error("a string that is not UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))") }
+                    index += length
                 default:
                     index += 1
                 }
             }
             throw error("a string that never ends")
+        }
+
+        /// The length of the well-formed UTF-8 sequence at `index` (Unicode's table 3-7: no overlong
+        /// forms, no surrogates, nothing above U+10FFFF), or `nil`.
+        private func utf8SequenceLength() -> Int? {
+            let lead = bytes[index]
+            let (length, second): (Int, ClosedRange<UInt8>) = switch lead {
+            case 0xC2...0xDF: (2, 0x80...0xBF)
+            case 0xE0: (3, 0xA0...0xBF)
+            case 0xE1...0xEC, 0xEE...0xEF: (3, 0x80...0xBF)
+            case 0xED: (3, 0x80...0x9F)
+            case 0xF0: (4, 0x90...0xBF)
+            case 0xF1...0xF3: (4, 0x80...0xBF)
+            case 0xF4: (4, 0x80...0x8F)
+            default: (0, 0...0)
+            }
+            guard length > 0, index + length <= bytes.count, second.contains(bytes[index + 1]) else { return nil }
+            for offset in 2..<length where !(0x80...0xBF).contains(bytes[index + offset]) { return nil }
+            return length
         }
 
         /// Four hex digits after `\u`.
@@ -206,28 +245,8 @@ public enum JSONInput {
             return unit
         }
 
-        private var pendingHighSurrogate: UInt16?
-
-        /// A UTF-16 unit from an escape, paired with the one before it when they make a surrogate pair;
-        /// a lone half becomes U+FFFD (the key is only compared, never used).
-        private mutating func append(_ unit: UInt16, to scalars: inout String.UnicodeScalarView) {
-            if UTF16.isLeadSurrogate(unit) {
-                if pendingHighSurrogate != nil { scalars.append("\u{FFFD}") }
-                pendingHighSurrogate = unit
-                return
-            }
-            if UTF16.isTrailSurrogate(unit), let high = pendingHighSurrogate {
-                pendingHighSurrogate = nil
-                let value = 0x10000 + (UInt32(high - 0xD800) << 10) + UInt32(unit - 0xDC00)
-                scalars.append(Unicode.Scalar(value)!)
-                return
-            }
-            if pendingHighSurrogate != nil { scalars.append("\u{FFFD}") }
-            pendingHighSurrogate = nil
-            scalars.append(Unicode.Scalar(unit) ?? "\u{FFFD}")
-        }
-
         private mutating func number() throws(JSONInputError) {
+            let start = index
             if peek(UInt8(ascii: "-")) { index += 1 }
             if peek(UInt8(ascii: "0")) {
                 index += 1
@@ -242,6 +261,12 @@ public enum JSONInput {
                 index += 1
                 if peek(UInt8(ascii: "+")) || peek(UInt8(ascii: "-")) { index += 1 }
                 guard digits() > 0 else { throw error("expected a digit in the exponent, found \(found())") }
+            }
+            // As JSONDecoder reads numbers: into a Double, which must hold it (1e400 does not).
+            let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+            if let value = Double(text), !value.isFinite {
+                index = start
+                throw error("a number too large for a double")
             }
         }
 

@@ -9,7 +9,7 @@ import KeyboardModel
 /// server frames its messages the same way; its payload is JSON, ours binary, because a keystroke
 /// crosses the wire several times and JSON coding would cost more than the crossing.
 /// A message that does not decode is a ``WireError``, which the host treats as a fault of the child.
-enum WireCodec {
+package enum WireCodec {
     // MARK: Frames
 
     /// The frame for `payload`.
@@ -353,5 +353,23 @@ private struct Reader {
 
     func end() throws(WireError) {
         guard offset == bytes.count else { throw .malformed("\(bytes.count - offset) bytes left over") }
+    }
+}
+
+extension WireCodec {
+    /// For the fuzz target (`Fuzz/`): decodes `bytes` as a message of either side. Whatever decodes
+    /// must encode and decode again to the same message; whatever does not is a ``WireError``, never a
+    /// trap. Returns how many of the two sides decoded it.
+    package static func checkDecoding(_ bytes: [UInt8]) -> Int {
+        var decoded = 0
+        if let message = try? decodeToExtension(bytes) {
+            precondition((try? decodeToExtension(encode(message))) == message, "a host message does not survive its round trip")
+            decoded += 1
+        }
+        if let message = try? decodeFromExtension(bytes) {
+            precondition((try? decodeFromExtension(encode(message))) == message, "a child message does not survive its round trip")
+            decoded += 1
+        }
+        return decoded
     }
 }
