@@ -26,7 +26,13 @@ public enum CFixture {
             var arguments = ["-std=c11", "-Wall", "-Werror", "-fPIC", "-I", include.path]
             arguments += output == .object ? ["-c"] : ["-shared"]
             arguments += defines.map { "-D\($0)" } + ["-o", path, source.path]
-            let result = try Command.run("/usr/bin/env", ["cc"] + arguments)
+            // Under scripts/sanitize the fixture is instrumented as the host is, by the toolchain's
+            // clang, whose sanitizer runtime is the one in the test binary.
+            var compiler = ["cc"]
+            if let sanitizer = ProcessInfo.processInfo.environment["KBHOST_FIXTURE_SANITIZER"], !sanitizer.isEmpty {
+                compiler = ["clang", "-fsanitize=\(sanitizer)"]
+            }
+            let result = try Command.run("/usr/bin/env", compiler + arguments)
             guard result.status == 0 else { throw CompileError(output: result.standardError) }
             built[name] = path
             return path
