@@ -1,3 +1,4 @@
+import Synchronization
 import KeyboardExtensionABI
 
 #if canImport(Glibc)
@@ -138,9 +139,7 @@ public enum ExtensionLoader {
         if let missing = required.first(where: { !$0.1 }) {
             throw .invalidDescriptor(path: source, field: "callback \(missing.0)", reason: "is NULL")
         }
-        // The copy lives as long as the image, which is never closed: it is not freed either.
-        let callbacks = UnsafeMutablePointer<kbx_extension_descriptor>.allocate(capacity: 1)
-        callbacks.initialize(to: fields)
+        let callbacks = Self.callbacksCopy(of: descriptor, fields)
         return LoadedExtension(
             source: source, identifier: identifier, name: name, version: version, abiVersion: abiVersion,
             isolation: .inProcess, library: library, sha256: sha256, className: nil, descriptor: descriptor,
@@ -207,5 +206,25 @@ public enum ExtensionLoader {
     private static func lastDynamicLinkerError() -> String {
         guard let message = dlerror() else { return "unknown error" }
         return String(cString: message)
+    }
+}
+
+extension ExtensionLoader {
+    /// One copy of each descriptor's fields for the life of the process, as its image lives (never
+    /// closed): loading a library again reuses it. Kept in a table, so that the copies stay reachable —
+    /// a copy made per load and dropped with its LoadedExtension was a leak (LeakSanitizer).
+    private static let callbackCopies = Mutex<[UInt: UInt]>([:])
+
+    fileprivate static func callbacksCopy(
+        of descriptor: UnsafePointer<kbx_extension_descriptor>, _ fields: kbx_extension_descriptor
+    ) -> UnsafeMutablePointer<kbx_extension_descriptor> {
+        let address = callbackCopies.withLock { copies in
+            if let copy = copies[UInt(bitPattern: descriptor)] { return copy }
+            let copy = UnsafeMutablePointer<kbx_extension_descriptor>.allocate(capacity: 1)
+            copy.initialize(to: fields)
+            copies[UInt(bitPattern: descriptor)] = UInt(bitPattern: copy)
+            return UInt(bitPattern: copy)
+        }
+        return UnsafeMutablePointer(bitPattern: address)!
     }
 }
