@@ -94,9 +94,25 @@ public enum Command {
         let exitStatus = (status & 0x7F) == 0 ? (status >> 8) & 0xFF : 128 + (status & 0x7F)
         return Result(
             status: exitStatus,
-            standardOutput: (try? String(contentsOfFile: paths[1], encoding: .utf8)) ?? "",
-            standardError: (try? String(contentsOfFile: paths[2], encoding: .utf8)) ?? ""
+            standardOutput: contents(paths[1]), standardError: contents(paths[2])
         )
+    }
+
+    /// A file's text, read with read(2): `String(contentsOfFile:)` leaked its buffer under
+    /// LeakSanitizer (FoundationEssentials' readBytesFromFile), once for every screen a tmux test read.
+    private static func contents(_ path: String) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC)
+        guard descriptor >= 0 else { return "" }
+        defer { close(descriptor) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 64 << 10)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+            if count < 0, errno == EINTR { continue }
+            guard count > 0 else { break }
+            bytes += chunk[..<count]
+        }
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public struct SpawnError: Error, CustomStringConvertible {
