@@ -6,7 +6,8 @@ import KeyboardHost
 // Each target feeds the bytes to a decoder and checks what must hold whatever they are: no trap, no
 // memory error (AddressSanitizer), and where there is a second opinion to ask, agreement with it.
 
-/// The decoders, by the name `scripts/fuzz` and the corpus folders (`Fuzz/corpus/<name>`) use.
+/// The decoders, by the name `scripts/fuzz` and the corpus folders (`Fuzz/corpus/<name>`, one per
+/// case: the script takes its list of targets from them) use.
 enum FuzzTarget: String, CaseIterable {
     /// JSONInput's checks, against Foundation's parser: what JSONInput passes, Foundation parses.
     case json
@@ -67,8 +68,8 @@ enum FuzzTarget: String, CaseIterable {
         case .document:
             guard let text = try? DocumentFile.text(of: data, path: "fuzz") else { return }
             var field = TextField(text: text)
+            field.moveCursor(to: field.count / 2)
             for policy in [ContextPolicy.sentence, .wayland, .characters(7)] {
-                field.moveCursor(to: field.count / 2)
                 _ = field.contextBefore(policy)
                 _ = field.contextAfter(policy)
             }

@@ -220,6 +220,30 @@ struct KBHostCommandTests {
             == "kbhost: error: --document: '\(file.path)' is not UTF-8 text: invalid byte sequence at byte 3\n")
     }
 
+    @Test func aDocumentOverTheLimitIsRefusedWithWhatToDoAndTheLimitCanBeRaised() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("large-\(UUID()).txt")
+        try Data(repeating: UInt8(ascii: "a"), count: (1 << 20) + 1).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let refused = try kbhost("run", try hello, "--document", file.path, "--document-limit", "1")
+        #expect(refused.status == 64)
+        #expect(refused.standardError == "kbhost: error: --document: '\(file.path)' is 1.0 MiB, more than the 1 MiB allowed: raise --document-limit to read it\n")
+        let raised = try kbhost("run", try hello, "--document", file.path, "--document-limit", "2", "--type", "b")
+        #expect(raised.status == 0, "\(raised.standardError)")
+        #expect(raised.standardOutput.contains("\"characters\" : 1048578"))
+        let zero = try kbhost("run", try hello, "--document-limit", "0")
+        #expect(zero.status == 64)
+        #expect(zero.standardError.contains("--document-limit must be 1 to 4096 MiB, not 0"))
+    }
+
+    @Test func keysOnStandardInputAreTypedAndBounded() throws {
+        let typed = try Command.run(try BuildProducts.kbhost(), ["run", try hello, "--type", "-"], input: "hi\n")
+        #expect(typed.status == 0, "\(typed.standardError)")
+        #expect(typed.standardOutput.contains("\"document\" : \"hi\""))  // the final line break is not typed
+        let flood = try Command.run(try BuildProducts.kbhost(), ["run", try hello, "--type", "-"], input: String(repeating: "a", count: (1 << 20) + 1))
+        #expect(flood.status == 64)
+        #expect(flood.standardError == "kbhost: error: --type -: more than 1 MiB of keys on standard input\n")
+    }
+
     @Test func textAndDocumentTogetherAreABadArgument() throws {
         let result = try kbhost("run", try hello, "--text", "a", "--document", "b.txt")
         #expect(result.status == 64)

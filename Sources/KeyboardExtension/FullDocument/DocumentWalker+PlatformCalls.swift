@@ -37,9 +37,7 @@ extension DocumentWalker {
                 selectedText: nil, roundTrips: roundTrips, isExact: consistent
             )
         } catch where error.reason == .cancelled {
-            _ = try await step(honouringCancellation: false) { _ in
-                self.proxy.adjustTextPosition(byCharacterOffset: -self.offsetFromOrigin)
-            }
+            try await moveBy(-offsetFromOrigin, honouringCancellation: false)
             throw error
         }
     }
@@ -122,7 +120,7 @@ extension DocumentWalker {
     private func probeMoved(_ units: Int, from here: TextSnapshot, endsAfter afterUnits: Int) async throws(Failure) -> Bool {
         let probeStart = offsetFromOrigin + units
         let distance = afterUnits - probeStart
-        var snapshot = try await moveBy(distance, honouringCancellation: false)
+        let snapshot = try await moveBy(distance, honouringCancellation: false)
         if snapshot.contextAfter.isEmpty {
             offsetFromOrigin = afterUnits  // at the end: the probe did not move
             try await moveBy(-distance, honouringCancellation: false)  // back where it began
@@ -130,9 +128,7 @@ extension DocumentWalker {
             return false
         }
         // Short of the end: the probe moved. Go on to the end, then back to before the Character.
-        while !snapshot.contextAfter.isEmpty {
-            snapshot = try await moveBy(here.platform.caretMoveUnit.count(of: snapshot.contextAfter), honouringCancellation: false)
-        }
+        _ = try await moveToEnd(from: snapshot, honouringCancellation: false)
         offsetFromOrigin = afterUnits
         try await moveBy(probeStart - units - afterUnits, honouringCancellation: false)
         if !sameWindows(seen, here) { consistent = false }
@@ -143,12 +139,8 @@ extension DocumentWalker {
         var deleted = 0
         let platform = seen.platform
         do throws(Failure) {
-            // To the end, so that everything is before the caret. A move collapses a selection.
-            var snapshot = seen
-            if !snapshot.selectedText.isEmpty { snapshot = try await moveBy(0) }
-            while !snapshot.contextAfter.isEmpty {
-                snapshot = try await moveBy(platform.caretMoveUnit.count(of: snapshot.contextAfter))
-            }
+            // To the end, so that everything is before the caret.
+            var snapshot = try await moveToEnd(from: try await collapsingSelection())
             // Then back, a window at a time, until the field is empty: with the caret at the end, a
             // field that has text has it before the caret, so every deleteBackward deletes something.
             while snapshot.hasText {
@@ -184,17 +176,32 @@ extension DocumentWalker {
 
     func moveWithPlatformCalls(toEnd: Bool) async throws(Failure) {
         offsetFromOrigin = 0
+        let origin = try await collapsingSelection()
         if toEnd {
-            var snapshot = seen
-            if !snapshot.selectedText.isEmpty { snapshot = try await moveBy(0) }
-            while !snapshot.contextAfter.isEmpty {
-                snapshot = try await moveBy(snapshot.platform.caretMoveUnit.count(of: snapshot.contextAfter))
-            }
+            _ = try await moveToEnd(from: origin)
         } else {
             // The start is only certain from the end (see probeMoved): read the way there.
-            let origin = seen.selectedText.isEmpty ? seen : try await moveBy(0)
             _ = try await readBothWays(from: origin)
         }
+    }
+
+    /// The snapshot with no text selected: the one seen, or after a move of 0, which collapses the
+    /// selection (no platform call selects text again, so only walks that leave the caret elsewhere
+    /// do this).
+    private func collapsingSelection() async throws(Failure) -> TextSnapshot {
+        seen.selectedText.isEmpty ? seen : try await moveBy(0)
+    }
+
+    /// Moves on from `snapshot`, a window at a time, until the window after is empty: the end, the one
+    /// place every policy makes certain.
+    private func moveToEnd(from snapshot: TextSnapshot, honouringCancellation: Bool = true) async throws(Failure) -> TextSnapshot {
+        var snapshot = snapshot
+        while !snapshot.contextAfter.isEmpty {
+            snapshot = try await moveBy(
+                snapshot.platform.caretMoveUnit.count(of: snapshot.contextAfter), honouringCancellation: honouringCancellation
+            )
+        }
+        return snapshot
     }
 
     /// Moves the caret by `units` of the platform's and returns the snapshot that acknowledges it.

@@ -1,3 +1,5 @@
+import Foundation
+
 // Edits the extension posts: queued, then applied in order on a later turn of the host's loop.
 extension KeyboardSession {
     /// Queues an edit from the extension; it is applied after ``latency`` on a later turn. A posted
@@ -42,7 +44,7 @@ extension KeyboardSession {
     /// What a platform note says when the profile's units cut across `character`.
     private static func note(_ operation: TextOperation, cut character: Character) -> String {
         // By its code points: a note is about units, and a terminal may draw an emoji wider than it counts.
-        let scalars = character.unicodeScalars.map { "U+" + String($0.value, radix: 16, uppercase: true).leftPadded(to: 4) }
+        let scalars = character.unicodeScalars.map { String(format: "U+%04X", $0.value) }
         let units = "\(scalars.joined(separator: " ")) (\(character.utf16.count) UTF-16 units)"
         if case .deleteBackward = operation {
             let halfPair = UTF16.isTrailSurrogate(character.utf16.last!)
@@ -109,11 +111,5 @@ extension KeyboardSession {
         } else {
             posted.takeWaiters().forEach { $0.resume() }
         }
-    }
-}
-
-private extension String {
-    func leftPadded(to width: Int) -> String {
-        String(repeating: "0", count: max(0, width - count)) + self
     }
 }

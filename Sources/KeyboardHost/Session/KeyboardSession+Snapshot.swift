@@ -6,18 +6,16 @@ extension KeyboardSession {
         guard isShown else { return }
         snapshotSequence += 1
         let field = textField
-        var snapshot = Snapshot(
-            sequence: snapshotSequence, contextBefore: field.contextBefore(policy),
-            contextAfter: field.contextAfter(policy), selectedText: field.selection.isEmpty ? "" : platform.selectedText(field.selectedText),
+        // Windows kept from the last snapshot are not cut again only to be dropped.
+        let kept = keepingWindows ? lastSnapshot.flatMap { $0.documentIdentifier == field.documentIdentifier ? $0 : nil } : nil
+        let snapshot = Snapshot(
+            sequence: snapshotSequence, contextBefore: kept?.contextBefore ?? field.contextBefore(policy),
+            contextAfter: kept?.contextAfter ?? field.contextAfter(policy),
+            selectedText: kept?.selectedText ?? (field.selection.isEmpty ? "" : platform.selectedText(field.selectedText)),
             documentIdentifier: field.documentIdentifier, hasText: field.hasText, traits: field.traits,
             operationsApplied: posted.applied, selection: platform.offersExtras ? field.selection : nil,
             platform: platform
         )
-        if keepingWindows, let last = lastSnapshot, last.documentIdentifier == snapshot.documentIdentifier {
-            snapshot.contextBefore = last.contextBefore
-            snapshot.contextAfter = last.contextAfter
-            snapshot.selectedText = last.selectedText
-        }
         lastSnapshot = snapshot
         onEvent?(.snapshot(snapshotSequence))
         connection.updateSnapshot(snapshot)

@@ -42,7 +42,7 @@ public enum DocumentFile {
     }
 
     /// The offset of the first byte that does not begin a valid UTF-8 sequence, or `nil`.
-    public static func firstInvalidUTF8Offset(_ bytes: some Collection<UInt8>) -> Int? {
+    static func firstInvalidUTF8Offset(_ bytes: some Collection<UInt8>) -> Int? {
         var parser = Unicode.UTF8.ForwardParser()
         var iterator = bytes.makeIterator()
         var offset = 0

@@ -91,60 +91,48 @@ public enum JSONInput {
             }
         }
 
-        private mutating func enter() throws(JSONInputError) {
-            depth += 1
-            if depth > maximumDepth { throw error("nested more than \(maximumDepth) deep") }
-        }
-
         private mutating func object() throws(JSONInputError) {
-            try enter()
-            index += 1
             var keys = Set<String>()
-            skipSpace()
-            if peek(UInt8(ascii: "}")) {
-                index += 1
-                depth -= 1
-                return
-            }
-            while true {
-                skipSpace()
-                guard peek(UInt8(ascii: "\"")) else { throw error("expected a key in quotes, found \(found())") }
-                let keyStart = index  // the column is counted only for an error: counting it costs the line
-                let key = try string(keeping: true)
+            try members(closing: UInt8(ascii: "}"), of: "an object") { scanner throws(JSONInputError) in
+                guard scanner.peek(UInt8(ascii: "\"")) else { throw scanner.error("expected a key in quotes, found \(scanner.found())") }
+                let keyStart = scanner.index  // the column is counted only for an error: counting it costs the line
+                let key = try scanner.string(keeping: true)
                 if !keys.insert(key).inserted {
-                    index = keyStart  // a key holds no line break: the line is the same
-                    throw error("the key '\(key)' appears twice in one object")
+                    scanner.index = keyStart  // a key holds no line break: the line is the same
+                    throw scanner.error("the key '\(key)' appears twice in one object")
                 }
-                skipSpace()
-                guard peek(UInt8(ascii: ":")) else { throw error("expected ':' after a key, found \(found())") }
-                index += 1
-                skipSpace()
-                try value()
-                skipSpace()
-                if peek(UInt8(ascii: ",")) { index += 1; continue }
-                if peek(UInt8(ascii: "}")) { index += 1; break }
-                throw error("expected ',' or '}' in an object, found \(found())")
+                scanner.skipSpace()
+                guard scanner.peek(UInt8(ascii: ":")) else { throw scanner.error("expected ':' after a key, found \(scanner.found())") }
+                scanner.index += 1
+                scanner.skipSpace()
+                try scanner.value()
             }
-            depth -= 1
         }
 
         private mutating func array() throws(JSONInputError) {
-            try enter()
+            try members(closing: UInt8(ascii: "]"), of: "an array") { scanner throws(JSONInputError) in try scanner.value() }
+        }
+
+        /// An object's or an array's members, from its opening bracket to `closing`, each read by
+        /// `member`, one level deeper.
+        private mutating func members(
+            closing: UInt8, of container: String, _ member: (inout Scanner) throws(JSONInputError) -> Void
+        ) throws(JSONInputError) {
+            depth += 1
+            if depth > maximumDepth { throw error("nested more than \(maximumDepth) deep") }
             index += 1
             skipSpace()
-            if peek(UInt8(ascii: "]")) {
-                index += 1
-                depth -= 1
-                return
+            if !peek(closing) {
+                while true {
+                    skipSpace()
+                    try member(&self)
+                    skipSpace()
+                    if peek(UInt8(ascii: ",")) { index += 1; continue }
+                    if peek(closing) { break }
+                    throw error("expected ',' or '\(Character(Unicode.Scalar(closing)))' in \(container), found \(found())")
+                }
             }
-            while true {
-                skipSpace()
-                try value()
-                skipSpace()
-                if peek(UInt8(ascii: ",")) { index += 1; continue }
-                if peek(UInt8(ascii: "]")) { index += 1; break }
-                throw error("expected ',' or ']' in an array, found \(found())")
-            }
+            index += 1
             depth -= 1
         }
 
@@ -203,9 +191,9 @@ public enum JSONInput {
                     }
                     runStart = index
                 case 0..<0x20:
-                    throw error("a control character (U+\(String(byte, radix: 16, uppercase: true).leftPadded(4))) in a string: escape it")
+                    throw error("a control character (\(String(format: "U+%04X", byte))) in a string: escape it")
                 case 0x80...:
-                    guard let length = utf8SequenceLength() else { throw error("a string that is not UTF-8 (byte 0x\(String(byte, radix: 16, uppercase: true)))") }
+                    guard let length = utf8SequenceLength() else { throw error("a string that is not UTF-8 (\(String(format: "byte 0x%02X", byte)))") }
                     index += length
                 default:
                     index += 1
@@ -309,7 +297,7 @@ public enum JSONInput {
             guard index < bytes.count else { return "the end" }
             let byte = bytes[index]
             if byte >= 0x21 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
-            return "byte 0x\(String(byte, radix: 16, uppercase: true).leftPadded(2))"
+            return String(format: "byte 0x%02X", byte)
         }
 
         private func error(_ problem: String) -> JSONInputError {
@@ -343,16 +331,4 @@ public struct JSONInputError: Error, Equatable, Sendable, CustomStringConvertibl
         guard let line, let column else { return problem }
         return "line \(line), column \(column): \(problem)"
     }
-}
-
-/// Sizes in words, for limits.
-public enum ByteCountFormatting {
-    public static func mebibytes(_ bytes: Int) -> String {
-        bytes >= 1 << 20 && bytes % (1 << 20) == 0 ? "\(bytes >> 20) MiB"
-            : bytes >= 1 << 20 ? String(format: "%.1f MiB", Double(bytes) / Double(1 << 20)) : "\(bytes) bytes"
-    }
-}
-
-private extension String {
-    func leftPadded(_ width: Int) -> String { String(repeating: "0", count: max(0, width - count)) + self }
 }

@@ -131,10 +131,11 @@ struct RunCommand: AsyncParsableCommand {
             if data.count > 1 << 20 {
                 throw fail("--type -: more than 1 MiB of keys on standard input", ExitStatus.badArguments)
             }
-            if let offset = DocumentFile.firstInvalidUTF8Offset(data) {
-                throw fail("--type -: standard input is not UTF-8 text: invalid byte sequence at byte \(offset)", ExitStatus.badArguments)
+            do {
+                source = try DocumentFile.text(of: data, path: "standard input")
+            } catch {
+                throw fail("--type -: \(error.description)", ExitStatus.badArguments)
             }
-            source = String(decoding: data, as: UTF8.self)
         } else {
             return keys
         }
@@ -145,11 +146,9 @@ struct RunCommand: AsyncParsableCommand {
         guard let document else { return text ?? "" }
         do {
             return try DocumentFile.read(document, limit: documentLimit << 20)
-        } catch .tooLarge(let path, let bytes, let limit) {
-            let problem = DocumentFile.ReadError.tooLarge(path: path, bytes: bytes, limit: limit).description
-            throw fail("--document: \(problem): raise --document-limit to read it", ExitStatus.badArguments)
         } catch {
-            throw fail("--document: \(error.description)", ExitStatus.badArguments)
+            let hint = if case .tooLarge = error { ": raise --document-limit to read it" } else { "" }
+            throw fail("--document: \(error.description)\(hint)", ExitStatus.badArguments)
         }
     }
 }
@@ -178,8 +177,8 @@ struct BatchRun {
         let policy: String
         /// The platform the host behaved as (`--platform`).
         let platform: String
-        /// Where the platform's units cut across a Character, as the session noted it (the latest
-        /// 1000); absent if nowhere.
+        /// What the platform decided where it leaves a behaviour unsaid, and the extras it refused, as
+        /// the session noted them (the latest 1000); absent if none.
         let platformNotes: [String]?
         /// The latest errors the extension reported (at most 1000), and how many more there were.
         let errors: [String]

@@ -216,12 +216,16 @@ private struct Writer {
         u32(s.traits.autocorrectionType.rawValue)
         u32(s.traits.spellCheckingType.rawValue)
         u8(s.traits.isSecureTextEntry ? 1 : 0)
-        u8(s.traits.textContentType == nil ? 0 : 1)
-        string(s.traits.textContentType ?? "")
+        optional(s.traits.textContentType) { $0.string($1) }
         u64(s.operationsApplied)
-        u8(s.selection == nil ? 0 : 1)
-        range(s.selection ?? 0..<0)
-        u8(UInt8(PlatformProfile.Name.allCases.firstIndex(of: s.platform.name)!))
+        optional(s.selection) { $0.range($1) }
+        u8(UInt8(PlatformProfile.all.firstIndex(of: s.platform)!))
+    }
+
+    /// A presence byte, then the value if present.
+    mutating func optional<T>(_ value: T?, _ write: (inout Writer, T) -> Void) {
+        u8(value == nil ? 0 : 1)
+        if let value { write(&self, value) }
     }
 
     mutating func call(_ call: ExtensionCall) {
@@ -302,31 +306,25 @@ private struct Reader {
             autocorrectionType: .init(rawValue: try u32()) ?? .default,
             spellCheckingType: .init(rawValue: try u32()) ?? .default,
             isSecureTextEntry: try u8() != 0,
-            textContentType: try { () throws(WireError) -> String? in
-                let present = try u8() != 0
-                let text = try string()
-                return present ? text : nil
-            }()
+            textContentType: try optional { r throws(WireError) in try r.string() }
         )
         return Snapshot(
             sequence: sequence, contextBefore: before, contextAfter: after, selectedText: selected,
             documentIdentifier: uuid, hasText: hasText, traits: traits, operationsApplied: try u64(),
-            selection: try { () throws(WireError) -> Range<Int>? in
-                let present = try u8() != 0
-                let selection = try range()
-                return present ? selection : nil
-            }(),
+            selection: try optional { r throws(WireError) in try r.range() },
             platform: try platform()
         )
     }
 
+    /// What ``Writer/optional(_:_:)`` wrote.
+    mutating func optional<T>(_ read: (inout Reader) throws(WireError) -> T) throws(WireError) -> T? {
+        try u8() != 0 ? try read(&self) : nil
+    }
+
     mutating func platform() throws(WireError) -> PlatformProfile {
-        let names = PlatformProfile.Name.allCases
         let index = Int(try u8())
-        guard index < names.count, let profile = PlatformProfile(named: names[index].rawValue) else {
-            throw WireError.malformed("an unknown platform (\(index))")
-        }
-        return profile
+        guard PlatformProfile.all.indices.contains(index) else { throw WireError.malformed("an unknown platform (\(index))") }
+        return PlatformProfile.all[index]
     }
 
     mutating func call() throws(WireError) -> ExtensionCall {
