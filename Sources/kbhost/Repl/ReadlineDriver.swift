@@ -33,6 +33,12 @@ final class ReadlineDriver {
         Self.current = self
         setlocale(LC_ALL, "")
         kbx_guard_terminal()
+        // Before anything is drawn: a SIGTERM between the first drawing and these would take the
+        // default action and leave the terminal raw (a test that signalled once the keyboard showed
+        // caught it, on a loaded machine).
+        onSignal(SIGINT, orExit: 130) { $0.clearLine() }
+        onSignal(SIGTERM, orExit: 143) { $0.exit(143) }
+        onSignal(SIGHUP, orExit: 129) { $0.exit(129) }
         kbx_rl_configure()
         bindKeys()
         kbx_rl_set_redisplay { MainActor.assumeIsolated { ReadlineDriver.current?.repl.redraw() } }
@@ -53,9 +59,6 @@ final class ReadlineDriver {
         input.setEventHandler { MainActor.assumeIsolated { ReadlineDriver.current?.readCharacter() } }
         input.resume()
         sources.append(input)
-        onSignal(SIGINT, orExit: 130) { $0.clearLine() }
-        onSignal(SIGTERM, orExit: 143) { $0.exit(143) }
-        onSignal(SIGHUP, orExit: 129) { $0.exit(129) }
         onSignal(SIGWINCH) { driver in
             rl_resize_terminal()
             driver.repl.redraw()
