@@ -127,6 +127,20 @@ struct InputBoundsTests {
         }
         #expect(try DocumentFile.read(file.path, limit: 3 << 20).utf8.count == 3 << 20)
     }
+
+    /// Files are read to their end, whatever stat(2) says their size is: an empty file (whose read
+    /// buffer swift-foundation leaks), a file of /proc (size 0, contents not), a directory, none.
+    @Test func filesAreReadToTheEndWhateverTheirSizeSays() throws {
+        let empty = FileManager.default.temporaryDirectory.appendingPathComponent("empty-\(UUID()).txt")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        try Data().write(to: empty)
+        #expect(try DocumentFile.read(empty.path) == "")
+        let status = try FileContents.read("/proc/self/status").get()
+        #expect(String(decoding: status, as: UTF8.self).hasPrefix("Name:"))
+        #expect(throws: FileContents.FileProblem.isADirectory) { try FileContents.read(NSTemporaryDirectory()).get() }
+        #expect(throws: FileContents.FileProblem.noSuchFile) { try FileContents.read(empty.path + "-gone").get() }
+        #expect(throws: FileContents.FileProblem.noSuchFile) { try FileContents.read(empty.path + "/below").get() }
+    }
 }
 
 extension JSONValue {

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -178,7 +177,7 @@ struct WireCodecTests {
         // thread of the cooperative pool, which this test (blocked in poll) and others may all be
         // holding — under AddressSanitizer on 2 cores the writer never started, and poll gave up.
         nonisolated(unsafe) let writer = child
-        let written = Mutex<Bool?>(nil)
+        let written = Locked<Bool?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Thread {
             written.withLock { $0 = writer.write(large, timeout: .seconds(60)) }

@@ -178,6 +178,19 @@ struct FullDocumentTests {
         try host.assertQuiet()
     }
 
+    /// The timeout is each step's, not the walk's: a walk far longer than it ends well when every step
+    /// is answered in time (the walker's one timer is set again for the step in flight).
+    @Test func aWalkLongerThanTheTimeoutEndsWellWhenEveryStepIsInTime() async throws {
+        let document = String(repeating: "Step. ", count: 40)
+        let host = try host(document, cursor: 120, latency: .milliseconds(40))
+        host.walkerKeyboard.fullDocumentContextTimeout = .milliseconds(50)
+        let result = try await host.walk { try await $0.readFullDocumentContext() }.get()
+        #expect(result.fullDocumentContextBeforeInput + result.fullDocumentContextAfterInput == document)
+        #expect(result.roundTrips > 10)
+        #expect(host.now >= .milliseconds(40) * result.roundTrips)
+        #expect(host.scheduler.pendingTimers.isEmpty)
+    }
+
     @Test func aSlowHostWithinTheTimeoutIsWaitedFor() async throws {
         let host = try host("One. Two.", latency: .milliseconds(1500))
         let result = try await host.walk { try await $0.readFullDocumentContext() }.get()

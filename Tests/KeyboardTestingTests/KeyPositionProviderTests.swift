@@ -1,13 +1,12 @@
 import Foundation
 import KeyboardExtension
-import Synchronization
 import Testing
 
 @Suite("Key-position providers")
 struct KeyPositionProviderTests {
     /// Counts fetches and hands out a different layout each time.
     final class Source: Sendable {
-        let fetches = Mutex(0)
+        let fetches = Locked(0)
         var provider: ClosureKeyPositionProvider {
             ClosureKeyPositionProvider { [self] in
                 let count = fetches.withLock { $0 += 1; return $0 }
@@ -18,7 +17,7 @@ struct KeyPositionProviderTests {
 
     final class Clock: Sendable {
         let base = ContinuousClock.now
-        let elapsed = Mutex(Duration.zero)
+        let elapsed = Locked(Duration.zero)
         var now: @Sendable () -> ContinuousClock.Instant { { [self] in base + elapsed.withLock { $0 } } }
     }
 

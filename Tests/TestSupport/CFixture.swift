@@ -1,13 +1,12 @@
 import Foundation
 import KeyboardHost
-import Synchronization
 
 /// Builds the C fixture extension (`Tests/KeyboardHostTests/Fixtures/c_extension.c`) with the system C
 /// compiler, once per set of macros, into a temporary folder.
 public enum CFixture {
     public enum Output { case sharedLibrary, object }
 
-    private static let built = Mutex<[String: String]>([:])
+    private static let built = Locked<[String: String]>([:])
     private static let folder: URL = {
         let folder = FileManager.default.temporaryDirectory
             .appendingPathComponent("kbhost-fixtures-\(ProcessInfo.processInfo.processIdentifier)")
@@ -29,7 +28,7 @@ public enum CFixture {
             // Under scripts/sanitize the fixture is instrumented as the host is, by the toolchain's
             // clang, whose sanitizer runtime is the one in the test binary.
             var compiler = ["cc"]
-            if let sanitizer = ProcessInfo.processInfo.environment["KBHOST_FIXTURE_SANITIZER"], !sanitizer.isEmpty {
+            if let sanitizer = ProcessInfo.processInfo.environment["KBHOST_SANITIZER"], !sanitizer.isEmpty {
                 compiler = ["clang", "-fsanitize=\(sanitizer)"]
             }
             let result = try Command.run("/usr/bin/env", compiler + arguments)

@@ -65,7 +65,10 @@ struct PasscodeLockoutTests {
         #expect(try run("482915{done}").flow == ["locked out default"])
     }
 
-    @Test func aGuessWhoseCountCannotBeWrittenIsRefused() throws {
+    // Not under ThreadSanitizer (scripts/sanitize thread): its runtime writes a file as it starts
+    // (MapRodata), which RLIMIT_FSIZE 0 forbids, and kbhost dies of SIGBUS before main.
+    @Test(.disabled(if: ProcessInfo.processInfo.environment["KBHOST_SANITIZER"] == "thread", "ThreadSanitizer cannot start under RLIMIT_FSIZE 0"))
+    func aGuessWhoseCountCannotBeWrittenIsRefused() throws {
         try create()
         // No file may grow (RLIMIT_FSIZE 0; SIGXFSZ ignored, so write fails with EFBIG): the count
         // cannot be kept, so neither a wrong guess nor the right one is checked. In process: a child

@@ -1,5 +1,4 @@
 import KeyboardExtensionABI
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -34,13 +33,13 @@ extension KeyboardViewController {
 /// the descriptor must stay valid for the life of the process.
 enum ExportRegistry {
     private struct Entry: @unchecked Sendable {
-        // The metatype and the pointer are immutable once registered; the Mutex guards the list.
+        // The metatype and the pointer are immutable once registered; the lock guards the list.
         let controllerType: KeyboardViewController.Type
         let identity: [String]
         let descriptor: UnsafeMutablePointer<kbx_extension_descriptor>
     }
 
-    private static let entries = Mutex<[Entry]>([])
+    private static let entries = Locked<[Entry]>([])
 
     static func descriptor(
         for type: KeyboardViewController.Type, id: String, name: String, version: String

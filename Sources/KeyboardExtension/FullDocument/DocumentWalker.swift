@@ -20,7 +20,12 @@ final class DocumentWalker {
     let proxy: TextDocumentProxy
     private let timeout: Duration
     private let scheduleTimeout: @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void
-    private var cancelTimeout: (@MainActor () -> Void)?
+    /// The host's clock, which the timeout's timer follows.
+    private let now: @MainActor () -> Duration
+    /// Cancels the walk's one timeout timer, the watchdog (``watch()``), while it is set.
+    private var cancelWatchdog: (@MainActor () -> Void)?
+    /// When the step in flight was posted, on the host's clock.
+    private var stepPostedAt: Duration = .zero
     private(set) var roundTrips = 0
 
     /// The latest snapshot the walker accounted for; its operations are guarded by it.
@@ -28,7 +33,6 @@ final class DocumentWalker {
     private var interruption: Failure.Reason?
     private var waiter: CheckedContinuation<TextSnapshot, any Swift.Error>?
     private var awaitedOperations: UInt64 = 0
-    private var stepNumber = 0
     /// Where a read or a move found the selection: put back when a tapped key ends the walk, so the
     /// key's text goes where the user's caret was. `nil` for a delete, which leaves the caret where it
     /// deleted to.
@@ -52,11 +56,12 @@ final class DocumentWalker {
     var consistent = true
 
     init(
-        proxy: TextDocumentProxy, timeout: Duration,
+        proxy: TextDocumentProxy, timeout: Duration, now: @escaping @MainActor () -> Duration,
         scheduleTimeout: @escaping @MainActor (Duration, @escaping @MainActor () -> Void) -> @MainActor () -> Void
     ) {
         self.proxy = proxy
         self.timeout = timeout
+        self.now = now
         self.scheduleTimeout = scheduleTimeout
         seen = proxy.snapshot
     }
@@ -186,6 +191,8 @@ final class DocumentWalker {
     func end() {
         proxy.snapshotObserver = nil
         interrupt(nil)
+        cancelWatchdog?()
+        cancelWatchdog = nil
     }
 
     /// Posts one guarded operation and returns the snapshot that acknowledges it. Between steps it
@@ -203,12 +210,8 @@ final class DocumentWalker {
 
     private func acknowledgement(of operations: UInt64) async throws(Failure) -> TextSnapshot {
         awaitedOperations = operations
-        stepNumber += 1
-        let step = stepNumber
-        cancelTimeout = scheduleTimeout(timeout) { [weak self] in
-            guard let self, self.stepNumber == step else { return }
-            self.resume(throwing: Failure(.proxyUnresponsive))
-        }
+        stepPostedAt = now()
+        if cancelWatchdog == nil { watch(for: timeout) }
         do {
             return try await withCheckedThrowingContinuation { waiter = $0 }
         } catch let error as Failure {
@@ -228,7 +231,6 @@ final class DocumentWalker {
             seen = snapshot
             if snapshot.operationsApplied >= awaitedOperations, let waiter {
                 self.waiter = nil
-                endStep()
                 waiter.resume(returning: snapshot)
             }
         }
@@ -272,14 +274,26 @@ final class DocumentWalker {
     private func resume(throwing error: Failure) {
         guard let waiter else { return }
         self.waiter = nil
-        endStep()
         waiter.resume(throwing: error)
     }
 
-    /// The step's wait is over: its timeout is void.
-    private func endStep() {
-        stepNumber += 1
-        cancelTimeout?()
-        cancelTimeout = nil
+    /// Sets the watchdog: one timer for the whole walk, not one per step. When it fires it looks at
+    /// the step in flight: one posted `timeout` ago or more ends the walk (`proxyUnresponsive`);
+    /// a younger one sets it again for what that step has left; none lets it lapse, and the next step
+    /// sets it. A walk of a thousand steps then sets a handful of timers, not a thousand: a timer
+    /// cancelled on a host on real time stays in the main queue until its deadline (issue 16 measured
+    /// a quarter of a sentence walk's time there).
+    private func watch(for delay: Duration) {
+        cancelWatchdog = scheduleTimeout(delay) { [weak self] in
+            guard let self else { return }
+            cancelWatchdog = nil
+            guard waiter != nil else { return }
+            let waited = now() - stepPostedAt
+            if waited >= timeout {
+                resume(throwing: Failure(.proxyUnresponsive))
+            } else {
+                watch(for: timeout - waited)
+            }
+        }
     }
 }

@@ -38,7 +38,8 @@ extension KeyboardViewController {
     ) async throws(FullDocumentContext.Error) -> T {
         guard activeWalker == nil else { throw .operationInProgress }
         let walker = DocumentWalker(
-            proxy: textDocumentProxy, timeout: fullDocumentContextTimeout, scheduleTimeout: scheduleTimeout
+            proxy: textDocumentProxy, timeout: fullDocumentContextTimeout,
+            now: { [hostClock] in hostClock.now.offset }, scheduleTimeout: scheduleTimeout
         )
         activeWalker = walker
         defer {

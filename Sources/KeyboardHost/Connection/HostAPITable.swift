@@ -1,7 +1,6 @@
 import Dispatch
 import KeyboardExtensionABI
 import KeyboardModel
-import Synchronization
 
 /// The host API (`kbx_host_api`) handed to every extension instance in this process, and the way its
 /// C calls find their connection.
@@ -36,7 +35,7 @@ enum HostAPITable {
         var retired: [UInt] = []
     }
 
-    private static let state = Mutex(State())
+    private static let state = Locked(State())
 
     /// A host API for `connection`'s next instance, valid until ``retire(_:api:)``.
     static func register(

@@ -1,7 +1,6 @@
 import CHostRuntime
 import Dispatch
 import Foundation
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -22,7 +21,7 @@ final class ExtensionProcess: @unchecked Sendable {
     let pid: pid_t
     let channel: WireChannel
     private let output: OutputTail
-    private let exitStatus = Mutex<Int32?>(nil)
+    private let exitStatus = Locked<Int32?>(nil)
     /// The page the child notes the message it is handling in (see CHostRuntime.h).
     private let progressPage: UnsafeMutablePointer<UInt64>?
     private let stat: ProcFile
@@ -277,12 +276,12 @@ private final class OutputTail: Sendable {
             var partial: [UInt8] = []
             var ended = false
         }
-        private let state: Mutex<State>
+        private let state: Locked<State>
         private let ended: @Sendable () -> Void
         private static let keep = 200  // a Swift crash's message comes before a stack trace of 50 lines or more
 
         init(fd: Int32, ended: @escaping @Sendable () -> Void) {
-            state = Mutex(State(fd: fd))
+            state = Locked(State(fd: fd))
             self.ended = ended
         }
 

@@ -3,7 +3,6 @@ import Dispatch
 import Foundation
 import KeyboardExtensionABI
 import KeyboardModel
-import Synchronization
 
 #if canImport(Glibc)
 import Glibc
@@ -200,7 +199,7 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
 /// The host's clock, as the child sees it: `now` is the host's time at its latest message (the
 /// extension runs only in answer to one), and timers are set on the host's scheduler over the wire.
 final class WorkerScheduler: HostScheduler, @unchecked Sendable {
-    let hostNow = Mutex<UInt64>(0)
+    let hostNow = Locked<UInt64>(0)
     /// Sends a message to the host (set by the worker).
     @MainActor var send: ((FromExtension) -> Void)?
     @MainActor private var timers: [UInt64: @MainActor () -> Void] = [:]

@@ -252,12 +252,15 @@ final class ProcessConnection: ExtensionConnection {
                 }
                 continue  // slow, not stuck: starved of CPU on a busy machine
             }
-            watch = SilenceWatch(since: .now)
             switch frame {
             case .success(let bytes): if let reply = handle(bytes, awaiting: awaited) { return reply }
             case .failure(.closed): _ = childEnded()
             case .failure(let error): received(.failure(error))
             }
+            // From now: the time the host took to handle what the child sent (a snapshot of a large
+            // document, on a loaded machine) is the host's, not the child's silence. The child is
+            // asleep meanwhile, waiting for the host, and would be taken for stuck.
+            watch = SilenceWatch(since: .now)
         }
         return nil
     }

@@ -1,4 +1,3 @@
-import Synchronization
 import KeyboardExtensionABI
 
 #if canImport(Glibc)
@@ -213,7 +212,7 @@ extension ExtensionLoader {
     /// One copy of each descriptor's fields for the life of the process, as its image lives (never
     /// closed): loading a library again reuses it. Kept in a table, so that the copies stay reachable —
     /// a copy made per load and dropped with its LoadedExtension was a leak (LeakSanitizer).
-    private static let callbackCopies = Mutex<[UInt: UInt]>([:])
+    private static let callbackCopies = Locked<[UInt: UInt]>([:])
 
     fileprivate static func callbacksCopy(
         of descriptor: UnsafePointer<kbx_extension_descriptor>, _ fields: kbx_extension_descriptor

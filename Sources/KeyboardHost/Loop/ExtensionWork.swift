@@ -1,5 +1,4 @@
 import CHostRuntime
-import Synchronization
 
 /// The work one hosted extension has under way in this process, counted exactly: how a host on
 /// virtual time knows that an extension has nothing left to run.
@@ -29,7 +28,7 @@ public final class ExtensionWork: Sendable {
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     public init() {
         precondition(
@@ -132,5 +131,5 @@ public final class ExtensionWork: Sendable {
         var works: [UInt64: WeakWork] = [:]
     }
 
-    private static let registry = Mutex(Registry())
+    private static let registry = Locked(Registry())
 }

@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// A ``HostScheduler`` on virtual time, for deterministic runs (the test host, `kbhost run`), as
 /// swift-nio's embedded event loop: nothing runs until asked, time moves only when told, and "nothing
@@ -20,7 +19,7 @@ public final class VirtualScheduler: HostScheduler {
     /// only here, on the main actor.
     public nonisolated var now: Duration { clock.withLock { $0 } }
 
-    private let clock = Mutex<Duration>(.zero)
+    private let clock = Locked<Duration>(.zero)
 
     private func move(to instant: Duration) {
         clock.withLock { $0 = max($0, instant) }
