@@ -137,6 +137,12 @@ struct InputBoundsTests {
         #expect(try DocumentFile.read(empty.path) == "")
         let status = try FileContents.read("/proc/self/status").get()
         #expect(String(decoding: status, as: UTF8.self).hasPrefix("Name:"))
+        // Its size unknown until read, a limit stops the read as soon as it is passed.
+        if case .failure(.tooLarge(let bytes)) = FileContents.read("/proc/self/status", limit: 10) {
+            #expect(bytes > 10 && bytes < status.count)
+        } else {
+            Issue.record("a limit of 10 bytes read /proc/self/status")
+        }
         #expect(throws: FileContents.FileProblem.isADirectory) { try FileContents.read(NSTemporaryDirectory()).get() }
         #expect(throws: FileContents.FileProblem.noSuchFile) { try FileContents.read(empty.path + "-gone").get() }
         #expect(throws: FileContents.FileProblem.noSuchFile) { try FileContents.read(empty.path + "/below").get() }

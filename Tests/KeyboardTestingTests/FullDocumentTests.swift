@@ -191,6 +191,24 @@ struct FullDocumentTests {
         #expect(host.scheduler.pendingTimers.isEmpty)
     }
 
+    /// A step that stalls after the timer was set again for an earlier one still ends the walk at its
+    /// own deadline: posted at 40 ms (the fifth step, each taking 10 ms), given up at 90 ms.
+    @Test func aStepThatStallsMidWalkEndsItAtItsOwnDeadline() async throws {
+        let host = try host(String(repeating: "Step. ", count: 40), cursor: 120, latency: .milliseconds(10))
+        host.walkerKeyboard.fullDocumentContextTimeout = .milliseconds(50)
+        let walk = host.startWalk { try await $0.readFullDocumentContext() }
+        await host.advance(by: .milliseconds(35))
+        host.latency = .seconds(60)  // the host stops answering from the next step on
+        await host.advance(by: .milliseconds(54))
+        #expect(host.walkerKeyboard.isWalkingFullDocument)
+        await host.advance(by: .milliseconds(1))
+        try #require(!host.walkerKeyboard.isWalkingFullDocument, "still walking at 90 ms")  // not a hang if not
+        #expect(await walk.value == .failure(.proxyUnresponsive))
+        #expect(host.now == .milliseconds(90))
+        await host.settle()  // the stalled step is still applied when the host gets to it
+        try host.assertQuiet()
+    }
+
     @Test func aSlowHostWithinTheTimeoutIsWaitedFor() async throws {
         let host = try host("One. Two.", latency: .milliseconds(1500))
         let result = try await host.walk { try await $0.readFullDocumentContext() }.get()

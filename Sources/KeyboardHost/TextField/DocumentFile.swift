@@ -23,13 +23,11 @@ public enum DocumentFile {
     public static let defaultLimit = 16 << 20
 
     public static func read(_ path: String, limit: Int = defaultLimit) throws(ReadError) -> String {
-        // Asked of the file system first: a file too large is refused before a byte of it is read.
-        if let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int, size > limit {
-            throw .tooLarge(path: path, bytes: size, limit: limit)
-        }
+        // A file too large is refused before a byte of it is read (FileContents asks its size first).
         let data: Data
-        switch FileContents.read(path) {
+        switch FileContents.read(path, limit: limit) {
         case .success(let contents): data = contents
+        case .failure(.tooLarge(let bytes)): throw .tooLarge(path: path, bytes: bytes, limit: limit)
         case .failure(let problem): throw .unreadable(path: path, reason: problem.description)
         }
         return try text(of: data, path: path)
