@@ -7,7 +7,8 @@ public enum UnicodeSamples {
     public static let atoms: [String] = [
         "a", "b", "Z", " ", "  ", "hello", "ünï", "ß",                    // letters, precomposed
         ".", "!", "?", "。", "...",                                       // sentence terminators
-        "\n", "\r\n", "\r", "\u{2028}", "\n\n",                          // line breaks, CRLF
+        "\n", "\r\n", "\r", "\u{2028}", "\n\n", "\u{85}", "\u{0C}",          // line breaks, CRLF
+        "\u{600}", "\u{110BD}",                                          // prepends: "\u{600}." is one Character
         "e\u{301}", "a\u{308}\u{301}", "\u{301}", "\u{20DD}",             // combining marks, a lone one
         "👩‍👩‍👧", "👨‍💻", "🏳️‍🌈", "\u{200D}",                                // ZWJ sequences, a lone ZWJ
         "🇫🇷", "🇯🇵", "🇩",                                               // flags, a lone regional indicator

@@ -16,4 +16,57 @@ struct KBHost: AsyncParsableCommand {
         subcommands: [ReplCommand.self, InspectCommand.self, RunCommand.self, ListCommand.self, BundleCommand.self, NewCommand.self, LicenseCommand.self],
         defaultSubcommand: ReplCommand.self
     )
+
+    /// ArgumentParser's `main`, but a usage error is reported as every other error of kbhost's is:
+    /// one line, `kbhost: error: …`, and where to read more (ArgumentParser prints three or four,
+    /// its usage and the option's help among them).
+    ///
+    /// The parse error is let go before kbhost exits: ArgumentParser's own `main` exits while the
+    /// error is held by the async main task, and LeakSanitizer, which runs at exit, reports the
+    /// argument keys it holds as leaked (`kbhost run x --policy bogus`, scripts/sanitize).
+    static func main() async {
+        guard var command = await parsedCommand() else { return }
+        do {
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch {
+            exit(withError: error)
+        }
+    }
+
+    /// The command the arguments name, or nil once help, the version or a usage error was printed
+    /// and the exit status set.
+    private static func parsedCommand() async -> (any ParsableCommand)? {
+        let usage: (text: String, status: ExitCode)
+        do {
+            return try await asyncParseAsRoot()
+        } catch {
+            usage = describe(usageError: error)
+        }
+        if usage.status == .success {
+            print(usage.text)
+        } else {
+            printError(usage.text)
+        }
+        exit(withError: usage.status)
+    }
+
+    /// What to print for an error of parsing: help and the version in full, an error in one line
+    /// that says where the whole usage is.
+    private static func describe(usageError error: any Error) -> (text: String, status: ExitCode) {
+        let status = exitCode(for: error)
+        guard status != .success else { return (fullMessage(for: error), status) }
+        // The subcommands the arguments name, in order (`license issue`): their help is the one to read.
+        var path = ["kbhost"]
+        var command: any ParsableCommand.Type = self
+        for argument in CommandLine.arguments.dropFirst() {
+            guard let next = command.configuration.subcommands.first(where: { $0._commandName == argument }) else { break }
+            path.append(argument)
+            command = next
+        }
+        return ("kbhost: error: \(message(for: error)) (see '\(path.joined(separator: " ")) --help')", status)
+    }
 }

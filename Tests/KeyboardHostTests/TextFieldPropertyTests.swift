@@ -125,4 +125,50 @@ struct TextFieldPropertyTests {
             }
         }
     }
+
+    /// Sentences and paragraphs many times longer than the blocks the windows are scanned in (256
+    /// bytes, doubling): boundaries are rare, so a window's edge falls anywhere in a block or at its
+    /// seam, and a CR LF or a "." with a mark may straddle one.
+    @Test func longSentencesSpanningTheScanBlocks() async {
+        let breaking: Set<Unicode.Scalar> = [".", "!", "?", "。", "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}"]
+        let plain = UnicodeSamples.atoms.filter { atom in !atom.unicodeScalars.contains(where: breaking.contains) }
+        let boundaries = UnicodeSamples.atoms.filter { !plain.contains($0) }
+        let pieces = zip(Gen.int(in: 0...60), Gen.element(of: plain), Gen.element(of: boundaries)).map { roll, piece, boundary in
+            roll == 0 ? boundary ?? "." : piece ?? "a"
+        }
+        await propertyCheck(count: 60, input: pieces.array(of: 200...3000), Gen.int(in: 0...3000)) { pieces, cursor in
+            let text = pieces.joined()
+            let characters = Array(text)
+            let field = TextField(text: text, cursor: min(cursor, characters.count))
+            for policy in [ContextPolicy.sentence, .paragraph] {
+                #expect(same(field.contextBefore(policy), PolicyDefinition.before(characters, end: field.selection.lowerBound, policy)))
+                #expect(same(field.contextAfter(policy), PolicyDefinition.after(characters, start: field.selection.upperBound, policy)))
+            }
+        }
+    }
+
+    /// Every boundary at every position around the first seams of the scan blocks (256 and 768 bytes
+    /// from the cursor), with fillers of 1 to 4 bytes so that a seam falls inside a scalar too.
+    @Test(arguments: ["a", "é", "漢", "🙂"])
+    func boundariesAtTheSeamsOfTheScanBlocks(filler: String) {
+        let boundaries = [".", "!", "\n", "\r\n", "\u{2029}", "。", ".\u{301}", "\u{600}.", "\r", "\u{85}"]
+        let bytes = filler.utf8.count
+        for boundary in boundaries {
+            for seam in [256, 768] {
+                for count in (seam / bytes - 6)...(seam / bytes + 6) {
+                    let run = String(repeating: filler, count: count)
+                    for text in ["x" + boundary + run, run + boundary + "x"] {
+                        let characters = Array(text)
+                        for cursor in [0, characters.count] {
+                            let field = TextField(text: text, cursor: cursor)
+                            for policy in [ContextPolicy.sentence, .paragraph] {
+                                #expect(same(field.contextBefore(policy), PolicyDefinition.before(characters, end: cursor, policy)))
+                                #expect(same(field.contextAfter(policy), PolicyDefinition.after(characters, start: cursor, policy)))
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
 }

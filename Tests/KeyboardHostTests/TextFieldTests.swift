@@ -89,6 +89,24 @@ struct TextFieldTests {
         #expect(field.contextAfter(policy) == after)
     }
 
+    /// A boundary is a whole Character: a "." that a mark follows, or that a prepended scalar begins,
+    /// is not one; CR LF is one line break, whichever of its scalars is met first.
+    @Test func sentencesEndOnlyAtWholeTerminators() {
+        let marked = TextField(text: "a.\u{301}b. c", cursor: 3)  // "a", ".́", "b", "." …
+        #expect(marked.contextBefore(.sentence) == "a.\u{301}b")
+        #expect(marked.contextAfter(.sentence) == ".")
+        let prepended = TextField(text: "x\u{600}.y", cursor: 3)  // "x", "\u{600}.", "y"
+        #expect(prepended.contextBefore(.sentence) == "x\u{600}.y")
+        #expect(prepended.contextAfter(.sentence) == "")
+        let crlf = TextField(text: "one\r\ntwo\r\nthree", cursor: 6)  // "one", CRLF, "two" …
+        #expect(crlf.contextBefore(.paragraph) == "tw")
+        #expect(crlf.contextAfter(.paragraph) == "o\r\n")
+        let separators = TextField(text: "a\u{85}b\u{2029}c。d", cursor: 3)
+        #expect(separators.contextBefore(.paragraph) == "b")
+        #expect(separators.contextAfter(.sentence) == "\u{2029}")
+        #expect(TextField(text: "a\u{85}b\u{2029}c。d", cursor: 7).contextBefore(.sentence) == "d")
+    }
+
     @Test func windowsCanBeEmptyWithTextBeyond() {
         #expect(TextField(text: "Done.", cursor: 5).contextBefore(.sentence) == "")
         #expect(TextField(text: "line\n", cursor: 5).contextBefore(.paragraph) == "")

@@ -112,7 +112,23 @@ struct KBHostCommandTests {
     @Test func anUnknownPolicyIsABadArgument() throws {
         let result = try kbhost("run", try hello, "--policy", "everything")
         #expect(result.status == 64)
-        #expect(result.standardError.contains("The value 'everything' is invalid for '--policy <policy>'"))
+        // One line, as every error of kbhost's, and where to read the whole usage.
+        #expect(
+            result.standardError
+                == "kbhost: error: The value 'everything' is invalid for '--policy <policy>' (see 'kbhost run --help')\n"
+        )
+    }
+
+    @Test func aUsageErrorOfANestedSubcommandPointsAtItsHelp() throws {
+        let result = try kbhost("license", "issue", "--expires", "2030-01-01")
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("kbhost: error: "))
+        #expect(result.standardError.hasSuffix("(see 'kbhost license issue --help')\n"))
+        #expect(result.standardError.split(separator: "\n").count == 1)
+        // Help is still printed whole, on standard output, and is a success.
+        let help = try kbhost("license", "issue", "--help")
+        #expect(help.status == 0)
+        #expect(help.standardOutput.contains("--expires"))
     }
 
     @Test func actionsReadMoveAndDeleteTheFullDocument() throws {

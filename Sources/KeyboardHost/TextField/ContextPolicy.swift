@@ -78,5 +78,19 @@ public enum ContextPolicy: Hashable, Sendable, CustomStringConvertible, Lossless
         }
     }
 
+    /// Whether a scalar can be the first of a Character ``isBoundary(_:)`` accepts: a cheap test that
+    /// lets the windows be cut by scalars and look at a Character only here. Every such Character
+    /// begins with one of these (CR LF with CR; a "." that combines with a mark is not a boundary).
+    func mayBeginBoundary(_ scalar: Unicode.Scalar) -> Bool {
+        switch self {
+        case .sentence: Self.newlineScalars.contains(scalar.value) || Self.sentenceTerminatorScalars.contains(scalar.value)
+        case .paragraph: Self.newlineScalars.contains(scalar.value)
+        default: false
+        }
+    }
+
     private static let sentenceTerminators: Set<Character> = [".", "!", "?", "。"]
+    private static let sentenceTerminatorScalars: Set<UInt32> = Set(sentenceTerminators.map { $0.unicodeScalars.first!.value })
+    /// The scalars of the Characters for which `Character.isNewline` holds.
+    private static let newlineScalars: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
 }
