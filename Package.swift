@@ -70,6 +70,18 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // scripts/bench: the whole picture of the host's speed and memory (walks, taps, loading,
+        // start-up, memory), as tables and JSON, from a release build.
+        .executableTarget(
+            name: "kbhost-bench",
+            dependencies: [
+                "BenchmarkSupport", "KeyboardTesting", "KeyboardExtension", "KeyboardHost",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Benchmarks/KeyboardHostBench"
+        ),
+        // What every benchmark types into and reads (kbhost-bench's and the ordo-one suite's).
+        .target(name: "BenchmarkSupport", dependencies: ["KeyboardExtension"], path: "Benchmarks/BenchmarkSupport"),
         .plugin(
             name: "PackageExtension",
             capability: .command(
@@ -132,7 +144,7 @@ if ProcessInfo.processInfo.environment["KBHOST_BENCHMARKS"] != nil {
     package.targets.append(
         .executableTarget(
             name: "KeyboardHostBenchmarks",
-            dependencies: ["KeyboardTesting", "KeyboardExtension", .product(name: "Benchmark", package: "benchmark")],
+            dependencies: ["BenchmarkSupport", "KeyboardTesting", "KeyboardExtension", .product(name: "Benchmark", package: "benchmark")],
             path: "Benchmarks/KeyboardHostBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         )

@@ -25,7 +25,9 @@ struct KBHost: AsyncParsableCommand {
     /// error is held by the async main task, and LeakSanitizer, which runs at exit, reports the
     /// argument keys it holds as leaked (`kbhost run x --policy bogus`, scripts/sanitize).
     static func main() async {
+        Timings.start()
         guard var command = await parsedCommand() else { return }
+        Timings.mark("parsed")
         do {
             if var asyncCommand = command as? AsyncParsableCommand {
                 try await asyncCommand.run()

@@ -265,6 +265,26 @@ struct PipedReplTests {
         #expect(result.standardOutput == "⬤⬤\n")
     }
 
+    @Test func aDocumentFileSeedsTheFieldUnderTheSameLimitAsRun() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("repl-\(UUID()).txt")
+        try Data("Dear 👩‍👩‍👧,\n".utf8).write(to: file)
+        defer { try? FileManager.default.removeItem(at: file) }
+        let hello = try BuildProducts.sample("HelloKeyboard")
+        // The first line is typed after the document (the cursor at its end); the next into a new one.
+        let seeded = try Command.run(try BuildProducts.kbhost(), ["repl", hello, "--document", file.path], input: "hi\nok\n")
+        #expect(seeded.status == 0, "\(seeded.standardError)")
+        #expect(seeded.standardOutput == "Dear 👩‍👩‍👧,\nhi\nok\n")
+        let both = try Command.run(try BuildProducts.kbhost(), ["repl", hello, "--document", file.path, "--text", "x"], input: "")
+        #expect(both.status == 64)
+        #expect(both.standardError.contains("give the document either with --text or with --document, not both"))
+        let large = FileManager.default.temporaryDirectory.appendingPathComponent("repl-large-\(UUID()).txt")
+        try Data(repeating: UInt8(ascii: "a"), count: (1 << 20) + 1).write(to: large)
+        defer { try? FileManager.default.removeItem(at: large) }
+        let refused = try Command.run(try BuildProducts.kbhost(), ["repl", hello, "--document", large.path, "--document-limit", "1"], input: "")
+        #expect(refused.status == 64)
+        #expect(refused.standardError == "kbhost: error: --document: '\(large.path)' is 1.0 MiB, more than the 1 MiB allowed: raise --document-limit to read it\n")
+    }
+
     @Test func noExtensionThatLoadsIsALoadFailure() throws {
         let result = try Command.run(try BuildProducts.kbhost(), ["/nonexistent/a.so"], input: "")
         #expect(result.status == 69)

@@ -31,8 +31,7 @@ struct ReplCommand: AsyncParsableCommand {
 
     @OptionGroup var host: HostOptions
 
-    @Option(help: "Start with this text in the field.")
-    var text: String = ""
+    @OptionGroup var seed: DocumentOptions
 
     @Flag(help: "A secure field: ⬤ per character, no history, nothing left in readline's memory.")
     var secure = false
@@ -51,6 +50,7 @@ struct ReplCommand: AsyncParsableCommand {
 
     @MainActor
     private func start() throws {
+        let text = try seed.seed()
         let setup = try host.setup()
         let paths = self.paths.isEmpty ? setup.configuredPaths : self.paths
         if paths.isEmpty {

@@ -52,16 +52,7 @@ struct RunCommand: AsyncParsableCommand {
     ))
     var typeFile: String?
 
-    @Option(help: "Seed the document with this text.")
-    var text: String?
-
-    @Option(help: ArgumentHelp("Seed the document from a UTF-8 file.", valueName: "file"))
-    var document: String?
-
-    @Option(help: ArgumentHelp(
-        "The most MiB a --document may have (default \(DocumentFile.defaultLimit >> 20)).", valueName: "MiB"
-    ))
-    var documentLimit: Int = DocumentFile.defaultLimit >> 20
+    @OptionGroup var seed: DocumentOptions
 
     @Option(help: "Where the cursor starts, in Characters from the start (default: the end).")
     var cursor: Int?
@@ -87,12 +78,6 @@ struct RunCommand: AsyncParsableCommand {
     var textLimit: Int = 4096
 
     func validate() throws {
-        if text != nil && document != nil {
-            throw ValidationError("give the document either with --text or with --document, not both")
-        }
-        if documentLimit <= 0 || documentLimit > 4096 {
-            throw ValidationError("--document-limit must be 1 to 4096 MiB, not \(documentLimit)")
-        }
         if typeFile != nil && !keys.isEmpty {
             throw ValidationError("give the keys either with --type or with --type-file, not both")
         }
@@ -102,12 +87,17 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        let keys = try keysToType(), seed = try self.seed.seed()
+        Timings.mark("read")
+        let setup = try host.setup()
+        Timings.mark("configured")
         let result = try await BatchRun(
-            path: path, keys: try keysToType(), seed: try seedText(), cursor: cursor, policy: host.window,
-            latency: host.editLatency, advance: advance?.duration ?? .zero, setup: try host.setup(),
+            path: path, keys: keys, seed: seed, cursor: cursor, policy: host.window,
+            latency: host.editLatency, advance: advance?.duration ?? .zero, setup: setup,
             actions: actions, textLimit: textLimit
         ).perform()
         print(try JSONOutput.encode(result))
+        Timings.mark("printed")
         if result.fault != nil { throw ExitStatus.extensionFailed }
         if result.actions.contains(where: { !$0.succeeded }) { throw ExitStatus.failure }
     }
@@ -142,15 +132,6 @@ struct RunCommand: AsyncParsableCommand {
         return source.hasSuffix("\n") || source.hasSuffix("\r\n") ? String(source.dropLast()) : source
     }
 
-    private func seedText() throws -> String {
-        guard let document else { return text ?? "" }
-        do {
-            return try DocumentFile.read(document, limit: documentLimit << 20)
-        } catch {
-            let hint = if case .tooLarge = error { ": raise --document-limit to read it" } else { "" }
-            throw fail("--document: \(error.description)\(hint)", ExitStatus.badArguments)
-        }
-    }
 }
 
 /// One batch run: load, show, type, settle, advance, act, hide. On the main actor, where the host runs
@@ -238,6 +219,7 @@ struct BatchRun {
         } catch {
             throw fail(error.description, ExitStatus.loadFailure)
         }
+        Timings.mark("loaded")
         let scheduler = VirtualScheduler()
         let session = setup.session(for: loaded, field: TextField(text: seed, cursor: cursor), policy: policy, scheduler: scheduler)
         session.latency = latency
@@ -261,6 +243,8 @@ struct BatchRun {
             throw fail(error.description, ExitStatus.loadFailure)
         }
         defer { session.hide() }
+        // Shown: the first snapshot is the extension's.
+        Timings.mark("shown")
 
         typing: for (stroke, place) in strokes {
             do {
@@ -281,10 +265,12 @@ struct BatchRun {
         // A key may have started work the keyboard does on its own (a full-document walk): settled.
         await scheduler.settle()
         if advance > .zero { await scheduler.advance(by: advance) }
+        Timings.mark("typed")
         var outputs: [ActionOutput] = []
         for action in actions {
             outputs.append(ActionOutput(await session.perform(action), textLimit: textLimit))
         }
+        Timings.mark("acted")
         session.hide()
         await scheduler.settle()
         if printedErrors > Self.printedErrorLimit {
