@@ -2,6 +2,10 @@ import ArgumentParser
 import Foundation
 import KeyboardHost
 
+extension ContextPolicy: ExpressibleByArgument {
+    public init?(argument: String) { self.init(argument) }
+}
+
 /// `scripts/bench`'s measuring half: everything issue 16 asks of the host's speed and memory, on a
 /// release build, as one table and one JSON file. Walks, taps and loading run in this process
 /// (KeyboardTestHost, the SDK's walker); start-up and memory run the release `kbhost` beside it.
@@ -25,6 +29,9 @@ struct Bench: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Measure only these (repeatable): \(Section.allCases.map(\.rawValue).joined(separator: ", ")); walks measure taps too, for the round trip.", valueName: "section"))
     var only: [Section] = []
 
+    @Option(help: ArgumentHelp("Walk under these policies only (repeatable; default: characters:1024, wayland, sentence, paragraph, unlimited).", valueName: "policy"))
+    var policy: [ContextPolicy] = []
+
     private func wants(_ section: Section) -> Bool { only.isEmpty || only.contains(section) }
 
     @MainActor
@@ -38,12 +45,12 @@ struct Bench: AsyncParsableCommand {
             ? try await TapBench.run(taps: quick ? 2_000 : 20_000, isolatedTaps: quick ? 1_000 : 5_000, documentBytes: 4 << 20) : []
         // One round trip: the median settled tap in process on an empty field.
         let hop = taps.first { $0.isolation == Isolation.inProcess.rawValue && $0.document == "empty field" }?.p50Microseconds ?? 0
-        let walks = wants(.walks) ? try await WalkBench.run(sizes: sizes, repetitions: repetitions, hop: .nanoseconds(Int64(hop * 1e3))) : []
+        let walks = wants(.walks) ? try await WalkBench.run(sizes: sizes, policies: policy.isEmpty ? WalkBench.policies : policy, repetitions: repetitions, hop: .nanoseconds(Int64(hop * 1e3))) : []
         let anchors = wants(.walks) ? try await WalkBench.anchor(bytes: 1 << 20, walks: walks) : []
         let load = wants(.load) ? try WalkBench.load(bytes: 4 << 20, repetitions: 5) : []
         let startup = wants(.startup) ? try ProcessBench.startup(products, repetitions: quick ? 3 : 11) : nil
         let memory = wants(.memory)
-            ? try ProcessBench.memory(products, bytes: 4 << 20, policies: quick ? ["wayland"] : WalkBench.policies.map(\.description)) : []
+            ? try ProcessBench.memory(products, bytes: 4 << 20, policies: quick ? ["wayland"] : (policy.isEmpty ? WalkBench.policies : policy).map(\.description)) : []
 
         let report = Report(
             machine: machine, roundTripMicroseconds: hop, walks: walks, linearity: Report.linearity(walks), anchors: anchors,

@@ -57,7 +57,7 @@ enum WalkBench {
         return sample.min
     }
 
-    static func run(sizes: [Int], repetitions: Int, hop: Duration) async throws -> [Report.Walk] {
+    static func run(sizes: [Int], policies: [ContextPolicy], repetitions: Int, hop: Duration) async throws -> [Report.Walk] {
         var walks: [Report.Walk] = []
         for bytes in sizes {
             let text = numberedDocument(bytes: bytes)

@@ -171,6 +171,40 @@ struct KBHostCommandTests {
         #expect(output.actions[0].roundTrips <= text.utf8.count / 4000 + 4)
     }
 
+    /// A read's answer is the document, JSON-escaped: it may be larger than the 16 MiB a call takes
+    /// otherwise, up to 63 MiB; past that, the read ends at once with `answerTooLarge`, not a timeout.
+    @Test func aReadOfALargeDocumentIsAnsweredWholeOrRefusedAtOnce() throws {
+        let quoted = FileManager.default.temporaryDirectory.appendingPathComponent("quoted-\(UUID()).txt")
+        try Data(repeating: UInt8(ascii: "\""), count: 9 << 20).write(to: quoted)  // 18 MiB escaped
+        defer { try? FileManager.default.removeItem(at: quoted) }
+        let read = try kbhost("run", try hello, "--document", quoted.path, "--policy", "unlimited", "--action", "read-full-document")
+        #expect(read.status == 0, "\(read.standardError)")
+        struct Summary: Decodable { let utf8Bytes: Int; let sha256: String }
+        struct Output: Decodable {
+            struct Action: Decodable { let succeeded: Bool; let before: Summary }
+            let actions: [Action]
+        }
+        let output = try JSONDecoder().decode(Output.self, from: Data(read.standardOutput.utf8))
+        let expected = try Command.run("/usr/bin/env", ["sha256sum", quoted.path]).standardOutput.prefix(64)
+        #expect(output.actions.first?.succeeded == true)
+        #expect(output.actions.first?.before.utf8Bytes == 9 << 20)
+        #expect(output.actions.first?.before.sha256 == String(expected))
+
+        let controls = FileManager.default.temporaryDirectory.appendingPathComponent("controls-\(UUID()).txt")
+        try Data(repeating: 1, count: 11 << 20).write(to: controls)  // 66 MiB escaped (\u0001)
+        defer { try? FileManager.default.removeItem(at: controls) }
+        let refused = try kbhost("run", try hello, "--document", controls.path, "--policy", "unlimited", "--action", "read-full-document")
+        #expect(refused.status == 1)
+        struct Refused: Decodable {
+            struct Action: Decodable { let succeeded: Bool; let error: String? }
+            let actions: [Action]
+        }
+        let refusal = try JSONDecoder().decode(Refused.self, from: Data(refused.standardOutput.utf8)).actions.first
+        #expect(refusal?.succeeded == false)
+        #expect(refusal?.error == "answerTooLarge")
+        #expect(refused.standardError == "kbhost: Hello Keyboard: command_finished of 69206082 bytes refused: the host takes at most 63 MiB in one call\n")
+    }
+
     @Test func anUnknownActionIsABadArgument() throws {
         let result = try kbhost("run", try hello, "--action", "read-everything")
         #expect(result.status == 64)

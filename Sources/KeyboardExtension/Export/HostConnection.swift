@@ -83,10 +83,12 @@ struct HostConnection {
         delete(api.host, Int64(range.lowerBound), Int64(range.count), snapshot)
     }
 
-    func commandFinished(_ request: UInt64, succeeded: Bool, json: String) {
+    /// `json`'s bytes where the encoder wrote them: a read's answer holds the whole document, and is
+    /// lent to the host as it is rather than copied into a String first.
+    func commandFinished(_ request: UInt64, succeeded: Bool, json: UnsafeRawBufferPointer) {
         guard let api, let finished = api.command_finished else { return unhosted() }
         let status = kbx_status(succeeded ? KBX_STATUS_OK : KBX_STATUS_FAILED)
-        withBorrowedUTF8(json) { finished(api.host, request, status, $0, $1) }
+        finished(api.host, request, status, json.baseAddress?.assumingMemoryBound(to: CChar.self), json.count)
     }
 
     func setKeyboardState(_ state: KeyboardState) {

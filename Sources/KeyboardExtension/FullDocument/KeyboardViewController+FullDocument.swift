@@ -80,8 +80,8 @@ extension KeyboardViewController {
             } catch {
                 answer = HostCommandAnswer(error: error.reason.rawValue, deletedCharacters: error.deletedCharacters)
             }
-            let json = (try? JSONEncoder().encode(answer)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
-            textDocumentProxy.host.commandFinished(request, succeeded: answer.error == nil, json: json)
+            let json = (try? JSONEncoder().encode(answer)) ?? Data("{}".utf8)
+            json.withUnsafeBytes { textDocumentProxy.host.commandFinished(request, succeeded: answer.error == nil, json: $0) }
         }
     }
 

@@ -7,6 +7,14 @@ public enum SHA256Hex {
     public static func of(_ data: some DataProtocol) -> String {
         SHA256.hash(data: data).map { String(format: "%02x", $0) }.joined()
     }
+
+    /// The SHA-256 of a field's text, read out of its rope a piece at a time: a 4 MiB document is
+    /// hashed without a second copy of it (kbhost prints a large document as its length and hash).
+    public static func of(_ field: TextField) -> String {
+        var stream = SHA256Stream()
+        field.forEachUTF8Piece { stream.update(UnsafeRawBufferPointer($0)) }
+        return stream.finish()
+    }
 }
 
 /// SHA-256 of data that comes in pieces (a library read from its descriptor), as lower-case hex.

@@ -65,10 +65,17 @@ enum HostAPITable {
     /// it would run past what it points to.
     static let maximumStringBytes = 16 << 20
 
-    /// The string, or `nil` (and the refusal reported) when it is longer than ``maximumStringBytes``.
-    private static func string(_ host: OpaquePointer?, _ call: String, _ bytes: UnsafePointer<CChar>?, _ length: Int) -> String? {
-        guard length <= maximumStringBytes else {
-            let message = "\(call) of \(length) bytes refused: the host takes at most \(maximumStringBytes >> 20) MiB in one call"
+    /// The most bytes an answer to a host command may have: a read's answer is the whole document,
+    /// JSON-escaped, and a document may itself be 16 MiB (``DocumentFile/defaultLimit``). As much as
+    /// one message of the isolation wire carries, less room for the message around it.
+    static let maximumAnswerBytes = Wire.maximumMessageBytes - (1 << 20)
+
+    /// The string, or `nil` (and the refusal reported) when it is longer than `limit`.
+    private static func string(
+        _ host: OpaquePointer?, _ call: String, _ bytes: UnsafePointer<CChar>?, _ length: Int, limit: Int = maximumStringBytes
+    ) -> String? {
+        guard length <= limit else {
+            let message = "\(call) of \(length) bytes refused: the host takes at most \(limit >> 20) MiB in one call"
             HostAPITable.deliver(host) { $0.received(.reportError(message)) }
             return nil
         }
@@ -119,8 +126,13 @@ enum HostAPITable {
                 HostAPITable.deliver(host) { $0.received(.post(.deleteRange(range, ifSnapshot: snapshot))) }
             },
             command_finished: { host, request, status, bytes, length in
-                guard let json = HostAPITable.string(host, "command_finished", bytes, length) else { return }
-                HostAPITable.deliver(host) { $0.received(.commandFinished(request: request, succeeded: Int(status) == KBX_STATUS_OK, json: json)) }
+                // An answer refused for its size still ends the command, at once and saying why,
+                // rather than leaving the host to wait for it until it times out.
+                let json = HostAPITable.string(host, "command_finished", bytes, length, limit: HostAPITable.maximumAnswerBytes)
+                    ?? #"{"error":"answerTooLarge"}"#
+                HostAPITable.deliver(host) {
+                    $0.received(.commandFinished(request: request, succeeded: Int(status) == KBX_STATUS_OK, json: json))
+                }
             },
             set_keyboard_state: { host, subKeyboard, shift in
                 let state = KeyboardState(subKeyboard: Int(subKeyboard), shift: ShiftState(rawValue: shift) ?? .off)

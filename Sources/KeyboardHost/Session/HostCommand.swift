@@ -40,7 +40,8 @@ public struct CommandResult: Sendable, Equatable {
     /// failures. An extension that does not say is taken at its word: `true`.
     public let exact: Bool?
     /// Why it failed: `userCancelled`, `documentChanged`, `cancelled`, `operationInProgress`,
-    /// `proxyUnresponsive`, `unsupported`, or the host's own `hidden`, `timedOut`, `malformedAnswer`.
+    /// `proxyUnresponsive`, `unsupported`, or the host's own `hidden`, `timedOut`, `malformedAnswer`,
+    /// `answerTooLarge` (more than the host takes in one answer, 63 MiB: a read of a document that large).
     public let error: String?
 
     private struct Answer: Decodable {
@@ -50,7 +51,8 @@ public struct CommandResult: Sendable, Equatable {
     }
 
     package init(command: HostCommand, succeeded: Bool, json: String) {
-        guard let answer = try? JSONInput.decode(Answer.self, from: Data(json.utf8)) else {
+        let limits = JSONInput.Limits(maximumBytes: HostAPITable.maximumAnswerBytes, maximumDepth: JSONInput.Limits.standard.maximumDepth)
+        guard let answer = try? JSONInput.decode(Answer.self, fromUTF8: json, limits: limits) else {
             self.init(command: command, failure: "malformedAnswer")
             return
         }

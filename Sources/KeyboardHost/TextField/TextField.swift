@@ -50,8 +50,23 @@ public struct TextField: Sendable {
     /// The whole document as a `String` (O(document): for output and tests, not per keystroke).
     public var text: String { String(document) }
 
+    /// Calls `body` with the text's UTF-8, in order, a piece of at most 64 KiB at a time (each piece
+    /// whole scalars): for reading a large document through without a copy of all of it.
+    public func forEachUTF8Piece(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
+        var start = document.startIndex
+        while start < document.endIndex {
+            let remaining = document.utf8.count - start.utf8Offset
+            let end = document.unicodeScalars.index(roundingDown: document.utf8.index(start, offsetBy: min(remaining, 64 << 10)))
+            var piece = String(document.unicodeScalars[start..<end])
+            piece.withUTF8 { body($0) }
+            start = end
+        }
+    }
+
     /// Characters in the document.
     public var count: Int { document.count }
+    /// The text's length in UTF-8 bytes; O(1).
+    public var utf8Count: Int { document.utf8.count }
 
     public var hasText: Bool { !document.isEmpty }
 

@@ -33,6 +33,17 @@ public enum JSONInput {
         return try JSONDecoder().decode(type, from: data)
     }
 
+    /// Decodes `type` from a String's UTF-8 where it lies: an extension's answer to a read holds the
+    /// whole document, and a copy of it into `Data` first would be one more.
+    public static func decode<T: Decodable>(_ type: T.Type, fromUTF8 text: String, limits: Limits = .standard) throws -> T {
+        var text = text
+        return try text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress, !bytes.isEmpty else { return try decode(type, from: Data(), limits: limits) }
+            let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
+            return try decode(type, from: data, limits: limits)
+        }
+    }
+
     /// Checks `data` as described above.
     public static func check(_ data: Data, limits: Limits = .standard) throws(JSONInputError) {
         if data.count > limits.maximumBytes {

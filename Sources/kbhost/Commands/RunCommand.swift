@@ -87,19 +87,38 @@ struct RunCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let keys = try keysToType(), seed = try self.seed.seed()
+        let keys = try keysToType(), field = try startingField()
         Timings.mark("read")
         let setup = try host.setup()
         Timings.mark("configured")
-        let result = try await BatchRun(
-            path: path, keys: keys, seed: seed, cursor: cursor, policy: host.window,
+        // The field goes to the run (consume): a copy kept here would keep the document's first
+        // version alive beside the one the extension edits, all of it once a walk deletes it.
+        var run = BatchRun(
+            path: path, keys: keys, field: consume field, policy: host.window,
             latency: host.editLatency, advance: advance?.duration ?? .zero, setup: setup,
             actions: actions, textLimit: textLimit
-        ).perform()
+        )
+        let result = try await run.perform()
         print(try JSONOutput.encode(result))
         Timings.mark("printed")
         if result.fault != nil { throw ExitStatus.extensionFailed }
         if result.actions.contains(where: { !$0.succeeded }) { throw ExitStatus.failure }
+    }
+
+    /// The field the run starts with: the document, and the cursor checked against it. The document
+    /// is held once, by the field: the text read is let go as soon as the field has it.
+    private func startingField() throws -> TextField {
+        var field = TextField(text: try seed.seed())
+        guard let cursor else { return field }
+        let characters = field.count
+        guard (0...characters).contains(cursor) else {
+            throw fail(
+                "--cursor \(cursor) is outside the document, which has \(characters) characters (0…\(characters))",
+                ExitStatus.badArguments
+            )
+        }
+        field.moveCursor(to: cursor)
+        return field
     }
 
     /// --type's keys, or the file's (--type-file, or standard input for --type -), less one final line
@@ -139,8 +158,9 @@ struct RunCommand: AsyncParsableCommand {
 struct BatchRun {
     let path: String
     let keys: String
-    let seed: String
-    let cursor: Int?
+    /// The field as the run starts: its document, and the caret where --cursor put it. The session
+    /// takes it (``perform()``).
+    var field: TextField?
     let policy: ContextPolicy
     let latency: Duration
     let advance: Duration
@@ -198,19 +218,12 @@ struct BatchRun {
     }
 
     @MainActor
-    func perform() async throws -> Result {
+    mutating func perform() async throws -> Result {
         let strokes: [(stroke: KeyStroke, place: Int)]
         do {
             strokes = try KeyStroke.parse(keys)
         } catch {
             throw fail("--type: \(error.description)", ExitStatus.badArguments)
-        }
-        let characters = seed.count
-        if let cursor, !(0...characters).contains(cursor) {
-            throw fail(
-                "--cursor \(cursor) is outside the document, which has \(characters) characters (0…\(characters))",
-                ExitStatus.badArguments
-            )
         }
 
         let loaded: LoadedExtension
@@ -221,7 +234,7 @@ struct BatchRun {
         }
         Timings.mark("loaded")
         let scheduler = VirtualScheduler()
-        let session = setup.session(for: loaded, field: TextField(text: seed, cursor: cursor), policy: policy, scheduler: scheduler)
+        let session = setup.session(for: loaded, field: field.take() ?? TextField(), policy: policy, scheduler: scheduler)
         session.latency = latency
         var printedErrors = 0
         var platformNotes = RecentLog<String>()
@@ -279,7 +292,7 @@ struct BatchRun {
         if let fault = session.fault { printFault(fault) }
         let field = session.textField
         return Result(
-            extension: ExtensionSummary(loaded), document: TextOutput(field.text, limit: textLimit),
+            extension: ExtensionSummary(loaded), document: TextOutput(field, limit: textLimit),
             documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
             selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
             platform: setup.platform.description, platformNotes: platformNotes.isEmpty ? nil : Array(platformNotes), errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,

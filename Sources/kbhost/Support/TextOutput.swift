@@ -14,8 +14,21 @@ enum TextOutput: Encodable, Equatable {
             self = .text(text)
             return
         }
-        let digest = SHA256Hex.of(Data(text.utf8))
+        // Hashed where the text is (a native String's UTF-8), not from a copy of it.
+        var text = text
+        let digest = text.withUTF8 { SHA256Hex.of(UnsafeRawBufferPointer($0)) }
         self = .summary(characters: text.count, utf8Bytes: bytes, sha256: digest)
+    }
+
+    /// A field's text: its counts are the field's own (no pass over the text), and a large one is
+    /// hashed a piece at a time, never copied whole.
+    init(_ field: TextField, limit: Int) {
+        let bytes = field.utf8Count
+        guard limit > 0, bytes > limit else {
+            self = .text(field.text)
+            return
+        }
+        self = .summary(characters: field.count, utf8Bytes: bytes, sha256: SHA256Hex.of(field))
     }
 
     private enum Keys: String, CodingKey { case characters, utf8Bytes, sha256 }
