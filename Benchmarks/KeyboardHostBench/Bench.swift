@@ -2,6 +2,8 @@ import ArgumentParser
 import Foundation
 import KeyboardHost
 
+extension Isolation: ExpressibleByArgument {}
+
 extension ContextPolicy: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
@@ -32,6 +34,9 @@ struct Bench: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Walk under these policies only (repeatable; default: characters:1024, wayland, sentence, paragraph, unlimited).", valueName: "policy"))
     var policy: [ContextPolicy] = []
 
+    @Option(help: ArgumentHelp("Tap only with the keyboard so hosted (repeatable; default: both).", valueName: "isolation"))
+    var isolation: [Isolation] = []
+
     private func wants(_ section: Section) -> Bool { only.isEmpty || only.contains(section) }
 
     @MainActor
@@ -42,7 +47,10 @@ struct Bench: AsyncParsableCommand {
         let repetitions = quick ? 1 : 3
 
         let taps = wants(.taps) || wants(.walks)
-            ? try await TapBench.run(taps: quick ? 2_000 : 20_000, isolatedTaps: quick ? 1_000 : 5_000, documentBytes: 4 << 20) : []
+            ? try await TapBench.run(
+                taps: quick ? 2_000 : 20_000, isolatedTaps: quick ? 1_000 : 5_000, documentBytes: 4 << 20,
+                isolations: isolation.isEmpty || wants(.walks) ? [.inProcess, .process] : isolation
+            ) : []
         // One round trip: the median settled tap in process on an empty field.
         let hop = taps.first { $0.isolation == Isolation.inProcess.rawValue && $0.document == "empty field" }?.p50Microseconds ?? 0
         let walks = wants(.walks) ? try await WalkBench.run(sizes: sizes, policies: policy.isEmpty ? WalkBench.policies : policy, repetitions: repetitions, hop: .nanoseconds(Int64(hop * 1e3))) : []

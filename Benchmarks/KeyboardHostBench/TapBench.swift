@@ -8,14 +8,14 @@ import KeyboardTesting
 /// process, on an empty field and in the middle of large documents of two kinds.
 @MainActor
 enum TapBench {
-    static func run(taps count: Int, isolatedTaps: Int, documentBytes: Int) async throws -> [Report.Taps] {
+    static func run(taps count: Int, isolatedTaps: Int, documentBytes: Int, isolations: [Isolation]) async throws -> [Report.Taps] {
         let documents: [(String, String)] = [
             ("empty field", ""),
             ("mixed \(documentBytes >> 20) MiB", numberedDocument(bytes: documentBytes)),
             ("CJK \(documentBytes >> 20) MiB", cjkDocument(bytes: documentBytes)),
         ]
         var results: [Report.Taps] = []
-        for isolation in [Isolation.inProcess, .process] {
+        for isolation in isolations {
             for (name, text) in documents {
                 let taps = isolation == .process ? isolatedTaps : count
                 results.append(try await measure(name, text, isolation: isolation, taps: taps))
