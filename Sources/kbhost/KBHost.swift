@@ -26,7 +26,7 @@ struct KBHost: AsyncParsableCommand {
     /// argument keys it holds as leaked (`kbhost run x --policy bogus`, scripts/sanitize).
     static func main() async {
         Timings.start()
-        guard var command = await parsedCommand() else { return }
+        var command = await parsedCommand()
         Timings.mark("parsed")
         do {
             if var asyncCommand = command as? AsyncParsableCommand {
@@ -39,9 +39,9 @@ struct KBHost: AsyncParsableCommand {
         }
     }
 
-    /// The command the arguments name, or nil once help, the version or a usage error was printed
-    /// and the exit status set.
-    private static func parsedCommand() async -> (any ParsableCommand)? {
+    /// The command the arguments name. Help, the version and a usage error are printed here instead,
+    /// and kbhost exits with their status.
+    private static func parsedCommand() async -> any ParsableCommand {
         let usage: (text: String, status: ExitCode)
         do {
             return try await asyncParseAsRoot()
