@@ -99,9 +99,11 @@ public final class VirtualScheduler: HostScheduler {
     /// (an edit under latency) moves time to it; timers that fall due on the way run in their turn;
     /// timers still to come are left alone.
     public func settle() async {
-        await Self.fence()
-        while let item = await next(dueBy: nil) {
-            run(item)
+        await withTaskExecutorPreference(MainQueueTaskExecutor.shared) {
+            await Self.fence()
+            while let item = await next(dueBy: nil) {
+                run(item)
+            }
         }
     }
 
@@ -109,12 +111,14 @@ public final class VirtualScheduler: HostScheduler {
     /// with extension work settled after each — and ends settled at the new time. Work due later than
     /// that stays waiting.
     public func advance(by duration: Duration) async {
-        await Self.fence()
-        let end = now + max(duration, .zero)
-        while let item = await next(dueBy: end) {
-            run(item)
+        await withTaskExecutorPreference(MainQueueTaskExecutor.shared) {
+            await Self.fence()
+            let end = now + max(duration, .zero)
+            while let item = await next(dueBy: end) {
+                run(item)
+            }
+            move(to: end)
         }
-        move(to: end)
     }
 
     /// Moves time on to the next timer and runs what falls due up to it; `false` if no timer waits.
