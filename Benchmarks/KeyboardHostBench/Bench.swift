@@ -4,6 +4,8 @@ import KeyboardHost
 
 extension Isolation: ExpressibleByArgument {}
 
+// As kbhost's (HostOptions, RunCommand): ArgumentParser is not KeyboardHost's to depend on, so each
+// executable says it for itself.
 extension ContextPolicy: ExpressibleByArgument {
     public init?(argument: String) { self.init(argument) }
 }
@@ -41,7 +43,7 @@ struct Bench: AsyncParsableCommand {
 
     @MainActor
     func run() async throws {
-        let products = try ProcessBench.Products.beside(CommandLine.arguments[0].hasPrefix("/") ? CommandLine.arguments[0] : "/proc/self/exe")
+        let products = try ProcessBench.Products.beside("/proc/self/exe")
         let machine = Report.Machine.current()
         let sizes = quick ? [1 << 20] : [1 << 20, 4 << 20]
         let repetitions = quick ? 1 : 3

@@ -14,7 +14,7 @@ enum ProcessBench {
             let folder = URL(fileURLWithPath: executable).resolvingSymlinksInPath().deletingLastPathComponent().path
             let products = Products(folder: folder)
             for path in [products.kbhost, products.sample("HelloKeyboard"), products.sample("QwertyKeyboard"), products.sample("SecurePasscodeKeyboard")]
-            where !FileManager.default.isExecutableFile(atPath: path) && !FileManager.default.fileExists(atPath: path) {
+            where !FileManager.default.fileExists(atPath: path) {
                 throw BenchError("\(path) is missing: build it in release first (scripts/bench does)")
             }
             return products

@@ -12,21 +12,25 @@ import KeyboardTesting
 enum WalkBench {
     static let policies: [ContextPolicy] = [.characters(1024), .wayland, .sentence, .paragraph, .unlimited]
 
-    /// One walk, from its start to its result (the host's set-up excluded).
-    static func walk(_ kind: String, _ text: String, _ policy: ContextPolicy) async throws -> (Duration, Int) {
-        let cursor = kind == "read" ? text.count / 2 : text.count
+    enum Kind: String, CaseIterable {
+        case read, delete
+    }
+
+    /// One walk, from its start to its result (the host's set-up excluded): a read from the middle,
+    /// checked to give back the document; a delete from the end, checked to leave nothing.
+    static func walk(_ kind: Kind, _ text: String, characters: Int, _ policy: ContextPolicy) async throws -> (Duration, Int) {
+        let cursor = kind == .read ? characters / 2 : characters
         let host = try KeyboardTestHost(OneKeyKeyboard.self, document: text, cursor: cursor, policy: policy)
         try host.show()
         let keyboard = host.controller!
         let clock = ContinuousClock()
         let start = clock.now
-        if kind == "read" {
+        if kind == .read {
             let walk = host.startTask { try? await keyboard.readFullDocumentContext() }
             await host.settle()
             guard let context = await walk.value else { throw BenchError("the \(policy) read did not end") }
             let elapsed = start.duration(to: clock.now)
-            guard context.fullDocumentContextBeforeInput.utf8.count + context.fullDocumentContextAfterInput.utf8.count == text.utf8.count,
-                  context.isExact
+            guard context.fullDocumentContextBeforeInput + context.fullDocumentContextAfterInput == text, context.isExact
             else { throw BenchError("the \(policy) read was not exact") }
             host.hide()
             await host.settle()
@@ -61,19 +65,20 @@ enum WalkBench {
         var walks: [Report.Walk] = []
         for bytes in sizes {
             let text = numberedDocument(bytes: bytes)
+            let characters = text.count
             let copy = copy(text, repetitions: 5)
             for policy in policies {
-                for kind in ["read", "delete"] {
+                for kind in Kind.allCases {
                     var sample = Sample()
                     var trips = 0
                     for _ in 0..<repetitions {
-                        let (elapsed, roundTrips) = try await walk(kind, text, policy)
+                        let (elapsed, roundTrips) = try await walk(kind, text, characters: characters, policy)
                         sample.add(elapsed)
                         trips = roundTrips
                     }
                     let limit = hop * trips + copy
                     walks.append(Report.Walk(
-                        kind: kind, policy: policy.description, bytes: bytes, roundTrips: trips,
+                        kind: kind.rawValue, policy: policy.description, bytes: bytes, roundTrips: trips,
                         minMilliseconds: sample.min.milliseconds, medianMilliseconds: sample.median.milliseconds,
                         limitMilliseconds: limit.milliseconds, ratioToLimit: sample.median / limit
                     ))
@@ -99,7 +104,7 @@ enum WalkBench {
             guard let reading = reading.flatMap({ $0 }) else { throw BenchError("the fixed-sleep reader did not end") }
             host.hide()
             await host.settle()
-            guard let ours = walks.first(where: { $0.kind == "read" && $0.policy == policy.description && $0.bytes == bytes }) else { continue }
+            guard let ours = walks.first(where: { $0.kind == Kind.read.rawValue && $0.policy == policy.description && $0.bytes == bytes }) else { continue }
             anchors.append(Report.Anchor(
                 policy: policy.description, bytes: bytes, steps: reading.steps,
                 hostClockMilliseconds: reading.elapsed.milliseconds, exact: reading.before + reading.after == text,

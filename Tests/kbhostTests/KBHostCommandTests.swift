@@ -205,6 +205,24 @@ struct KBHostCommandTests {
         #expect(refused.standardError == "kbhost: Hello Keyboard: command_finished of 69206082 bytes refused: the host takes at most 63 MiB in one call\n")
     }
 
+    /// scripts/bench reads kbhost's start-up from these lines: every phase, in order, on one clock,
+    /// and the peak memory at exit. Without KBHOST_TIMINGS, not a line of them.
+    @Test func timingsMarkEachPhaseInOrderOnlyWhenAsked() throws {
+        let marked = try Command.run(
+            try BuildProducts.kbhost(), ["run", try hello, "--type", "x", "--action", "move-to-end"], environment: ["KBHOST_TIMINGS": "1"]
+        )
+        #expect(marked.status == 0, "\(marked.standardError)")
+        let lines = marked.standardError.split(separator: "\n")
+        let marks = lines.filter { $0.hasPrefix("kbhost: timing: ") }.map { $0.split(separator: " ") }
+        #expect(marks.map { String($0[2]) } == ["main", "parsed", "read", "configured", "loaded", "shown", "typed", "acted", "printed"])
+        let times = marks.compactMap { UInt64($0[3]) }
+        #expect(times.count == marks.count && times == times.sorted())
+        let peak = lines.last { $0.hasPrefix("kbhost: peak-memory ") }.flatMap { Int($0.split(separator: " ")[2]) }
+        #expect((peak ?? 0) > 1 << 20)
+        let quiet = try kbhost("run", try hello, "--type", "x")
+        #expect(!quiet.standardError.contains("kbhost: timing:") && !quiet.standardError.contains("peak-memory"))
+    }
+
     @Test func anUnknownActionIsABadArgument() throws {
         let result = try kbhost("run", try hello, "--action", "read-everything")
         #expect(result.status == 64)

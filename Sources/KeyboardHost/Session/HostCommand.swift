@@ -50,9 +50,13 @@ public struct CommandResult: Sendable, Equatable {
         var exact: Bool?
     }
 
+    /// An answer may be as large as the host takes one (a read's is the whole document).
+    private static let answerLimits = JSONInput.Limits(
+        maximumBytes: HostAPITable.maximumAnswerBytes, maximumDepth: JSONInput.Limits.standard.maximumDepth
+    )
+
     package init(command: HostCommand, succeeded: Bool, json: String) {
-        let limits = JSONInput.Limits(maximumBytes: HostAPITable.maximumAnswerBytes, maximumDepth: JSONInput.Limits.standard.maximumDepth)
-        guard let answer = try? JSONInput.decode(Answer.self, fromUTF8: json, limits: limits) else {
+        guard let answer = try? JSONInput.decode(Answer.self, fromUTF8: json, limits: Self.answerLimits) else {
             self.init(command: command, failure: "malformedAnswer")
             return
         }

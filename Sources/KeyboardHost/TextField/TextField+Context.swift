@@ -49,64 +49,59 @@ extension TextField {
     }
 
     // Sentence and paragraph windows end at the nearest boundary, however far: a text without one
-    // (a minified file is one sentence) is all window. So the text is scanned in blocks copied out
-    // of the rope — a native String steps through scalars many times faster than a rope steps
-    // through Characters — and a Character is looked at only where a scalar may begin a boundary
-    // (ContextPolicy.mayBeginBoundary). Blocks start small, for most sentences are, and double.
+    // (a minified file is one sentence) is all window. So the text is scanned by scalars in pieces
+    // copied out of the rope (TextField.piece), and a Character is looked at only where a scalar may
+    // begin a boundary (ContextPolicy.mayBeginBoundary). Pieces start small, for most sentences are,
+    // and double.
 
-    private static let firstBlock = 256
-    private static let largestBlock = 64 << 10
+    private static let firstPiece = 256
+    private static let largestPiece = 64 << 10
 
     /// Just after the last boundary before `end`, or the start of the document.
     private func boundaryWindowStart(endingAt end: BigString.Index, _ policy: ContextPolicy) -> BigString.Index {
-        var blockEnd = end
-        var size = Self.firstBlock
-        while blockEnd > document.startIndex {
-            let blockStart = document.unicodeScalars.index(
-                roundingDown: document.utf8.index(blockEnd, offsetBy: -min(size, blockEnd.utf8Offset))
-            )
-            let text = String(document.unicodeScalars[blockStart..<blockEnd])
-            let block = text.unicodeScalars
-            var next = blockStart
-            var i = block.endIndex
-            while i > block.startIndex {
-                block.formIndex(before: &i)
-                guard policy.mayBeginBoundary(block[i]) else { continue }
-                let offset = text.utf8.distance(from: block.startIndex, to: i)
-                let character = document.index(roundingDown: document.utf8.index(blockStart, offsetBy: offset))
+        var pieceEnd = end
+        var size = Self.firstPiece
+        while pieceEnd > document.startIndex {
+            let (text, pieceStart) = piece(before: pieceEnd, bytes: size)
+            let scalars = text.unicodeScalars
+            var next = pieceStart
+            var i = scalars.endIndex
+            while i > scalars.startIndex {
+                scalars.formIndex(before: &i)
+                guard policy.mayBeginBoundary(scalars[i]) else { continue }
+                let character = self.character(at: i, in: text, from: pieceStart)
                 if policy.isBoundary(document[character]) { return document.index(after: character) }
                 // Part of a longer Character (a "." with a mark): go on before it.
-                guard character >= blockStart else { next = character; break }
-                i = text.utf8.index(block.startIndex, offsetBy: character.utf8Offset - blockStart.utf8Offset)
+                guard character >= pieceStart else { next = character; break }
+                i = text.utf8.index(text.startIndex, offsetBy: character.utf8Offset - pieceStart.utf8Offset)
             }
-            blockEnd = next
-            size = min(size * 2, Self.largestBlock)
+            pieceEnd = next
+            size = min(size * 2, Self.largestPiece)
         }
         return document.startIndex
     }
 
     /// Just after the first boundary at or after `start`, or the end of the document.
     private func boundaryWindowEnd(startingAt start: BigString.Index, _ policy: ContextPolicy) -> BigString.Index {
-        var blockStart = start
-        var size = Self.firstBlock
-        while blockStart < document.endIndex {
-            let blockEnd = document.unicodeScalars.index(
-                roundingDown: document.utf8.index(blockStart, offsetBy: min(size, document.utf8.count - blockStart.utf8Offset))
-            )
-            let text = String(document.unicodeScalars[blockStart..<blockEnd])
-            let block = text.unicodeScalars
-            var i = block.startIndex
-            while i < block.endIndex {
-                if policy.mayBeginBoundary(block[i]) {
-                    let offset = text.utf8.distance(from: block.startIndex, to: i)
-                    let character = document.index(roundingDown: document.utf8.index(blockStart, offsetBy: offset))
-                    if policy.isBoundary(document[character]) { return document.index(after: character) }
-                }
-                block.formIndex(after: &i)
+        var pieceStart = start
+        var size = Self.firstPiece
+        while pieceStart < document.endIndex {
+            let (text, pieceEnd) = piece(after: pieceStart, bytes: size)
+            let scalars = text.unicodeScalars
+            for i in scalars.indices where policy.mayBeginBoundary(scalars[i]) {
+                let character = self.character(at: i, in: text, from: pieceStart)
+                if policy.isBoundary(document[character]) { return document.index(after: character) }
             }
-            blockStart = blockEnd
-            size = min(size * 2, Self.largestBlock)
+            pieceStart = pieceEnd
+            size = min(size * 2, Self.largestPiece)
         }
         return document.endIndex
+    }
+
+    /// Where in the document the Character begins that holds the scalar at `i` of `text`, a piece
+    /// copied from `pieceStart`.
+    private func character(at i: String.Index, in text: String, from pieceStart: BigString.Index) -> BigString.Index {
+        let offset = text.utf8.distance(from: text.startIndex, to: i)
+        return document.index(roundingDown: document.utf8.index(pieceStart, offsetBy: offset))
     }
 }

@@ -55,12 +55,30 @@ public struct TextField: Sendable {
     public func forEachUTF8Piece(_ body: (UnsafeBufferPointer<UInt8>) -> Void) {
         var start = document.startIndex
         while start < document.endIndex {
-            let remaining = document.utf8.count - start.utf8Offset
-            let end = document.unicodeScalars.index(roundingDown: document.utf8.index(start, offsetBy: min(remaining, 64 << 10)))
-            var piece = String(document.unicodeScalars[start..<end])
-            piece.withUTF8 { body($0) }
+            var (text, end) = piece(after: start, bytes: 64 << 10)
+            text.withUTF8 { body($0) }
             start = end
         }
+    }
+
+    // Pieces of the rope as native Strings, copied a chunk at a time: a String steps through its
+    // scalars many times faster than the rope does. Each piece is whole scalars; `bytes` (at least 4)
+    // bounds its UTF-8.
+
+    /// The piece that begins at `start`, and where it ends.
+    func piece(after start: BigString.Index, bytes: Int) -> (text: String, end: BigString.Index) {
+        let end = document.unicodeScalars.index(
+            roundingDown: document.utf8.index(start, offsetBy: min(bytes, document.utf8.count - start.utf8Offset))
+        )
+        return (String(document.unicodeScalars[start..<end]), end)
+    }
+
+    /// The piece that ends at `end`, and where it begins.
+    func piece(before end: BigString.Index, bytes: Int) -> (text: String, start: BigString.Index) {
+        let start = document.unicodeScalars.index(
+            roundingDown: document.utf8.index(end, offsetBy: -min(bytes, end.utf8Offset))
+        )
+        return (String(document.unicodeScalars[start..<end]), start)
     }
 
     /// Characters in the document.

@@ -91,14 +91,13 @@ struct RunCommand: AsyncParsableCommand {
         Timings.mark("read")
         let setup = try host.setup()
         Timings.mark("configured")
-        // The field goes to the run (consume): a copy kept here would keep the document's first
+        // The field goes to the session (consume): a copy kept here would keep the document's first
         // version alive beside the one the extension edits, all of it once a walk deletes it.
-        var run = BatchRun(
-            path: path, keys: keys, field: consume field, policy: host.window,
+        let result = try await BatchRun(
+            path: path, keys: keys, policy: host.window,
             latency: host.editLatency, advance: advance?.duration ?? .zero, setup: setup,
             actions: actions, textLimit: textLimit
-        )
-        let result = try await run.perform()
+        ).perform(on: consume field)
         print(try JSONOutput.encode(result))
         Timings.mark("printed")
         if result.fault != nil { throw ExitStatus.extensionFailed }
@@ -150,7 +149,6 @@ struct RunCommand: AsyncParsableCommand {
         }
         return source.hasSuffix("\n") || source.hasSuffix("\r\n") ? String(source.dropLast()) : source
     }
-
 }
 
 /// One batch run: load, show, type, settle, advance, act, hide. On the main actor, where the host runs
@@ -158,9 +156,6 @@ struct RunCommand: AsyncParsableCommand {
 struct BatchRun {
     let path: String
     let keys: String
-    /// The field as the run starts: its document, and the caret where --cursor put it. The session
-    /// takes it (``perform()``).
-    var field: TextField?
     let policy: ContextPolicy
     let latency: Duration
     let advance: Duration
@@ -217,8 +212,10 @@ struct BatchRun {
         }
     }
 
+    /// Runs on `field`, the document as the run starts with the caret where --cursor put it; the
+    /// session takes it.
     @MainActor
-    mutating func perform() async throws -> Result {
+    func perform(on field: consuming TextField) async throws -> Result {
         let strokes: [(stroke: KeyStroke, place: Int)]
         do {
             strokes = try KeyStroke.parse(keys)
@@ -234,7 +231,7 @@ struct BatchRun {
         }
         Timings.mark("loaded")
         let scheduler = VirtualScheduler()
-        let session = setup.session(for: loaded, field: field.take() ?? TextField(), policy: policy, scheduler: scheduler)
+        let session = setup.session(for: loaded, field: field, policy: policy, scheduler: scheduler)
         session.latency = latency
         var printedErrors = 0
         var platformNotes = RecentLog<String>()
@@ -290,11 +287,11 @@ struct BatchRun {
             printError("kbhost: \(loaded.name): … and \(printedErrors - Self.printedErrorLimit) more errors")
         }
         if let fault = session.fault { printFault(fault) }
-        let field = session.textField
+        let ended = session.textField
         return Result(
-            extension: ExtensionSummary(loaded), document: TextOutput(field, limit: textLimit),
-            documentIdentifier: field.documentIdentifier.uuidString, cursor: field.cursor,
-            selection: [field.selection.lowerBound, field.selection.upperBound], policy: policy.description,
+            extension: ExtensionSummary(loaded), document: TextOutput(ended, limit: textLimit),
+            documentIdentifier: ended.documentIdentifier.uuidString, cursor: ended.cursor,
+            selection: [ended.selection.lowerBound, ended.selection.upperBound], policy: policy.description,
             platform: setup.platform.description, platformNotes: platformNotes.isEmpty ? nil : Array(platformNotes), errors: Array(session.reportedErrors), errorsDropped: session.reportedErrors.dropped > 0 ? session.reportedErrors.dropped : nil,
             events: Array(session.reportedEvents), eventsDropped: session.reportedEvents.dropped > 0 ? session.reportedEvents.dropped : nil,
             actions: outputs, fault: session.fault?.description
