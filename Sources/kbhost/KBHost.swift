@@ -17,6 +17,11 @@ struct KBHost: AsyncParsableCommand {
         defaultSubcommand: ReplCommand.self
     )
 
+    /// The subcommands' names, for suggestions (`kbhost lsit`).
+    static var subcommandNames: [String] {
+        configuration.subcommands.compactMap { $0.configuration.commandName } + ["help"]
+    }
+
     /// ArgumentParser's `main`, but a usage error is reported as every other error of kbhost's is:
     /// one line, `kbhost: error: …`, and where to read more (ArgumentParser prints three or four,
     /// its usage and the option's help among them).

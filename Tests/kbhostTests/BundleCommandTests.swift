@@ -55,6 +55,21 @@ struct BundleCommandTests {
         #expect(piped.standardOutput == "x#x\n")
     }
 
+    /// `list` says usable only of what `kbhost <id>` would activate: a bundle whose license this
+    /// host does not trust (from a folder without the repository's kbhost.json) is unusable, with
+    /// the reason and what to do, until its issuer is trusted.
+    @Test func listChecksWhatActivationChecks() throws {
+        try install()
+        let kbhost = try BuildProducts.kbhost()
+        let elsewhere = try Command.run("/bin/sh", ["-c", "cd /tmp && exec \"$0\" list --data-dir \"$1\"", kbhost, data])
+        #expect(elsewhere.status == 1)
+        #expect(elsewhere.standardOutput == "unusable  \(helloBundle): Hello Keyboard cannot be activated: license issued by 'Sample Issuer' (key 8a9cbda9adc50444), which this host does not trust; trust the issuer with --trust PUBLIC-KEY-FILE (or \"trustedIssuers\" in ./kbhost.json; the repository's own trusts its samples' issuer), or load it with --allow-unlicensed while developing\n")
+        let publicKey = BuildProducts.packageRoot.appendingPathComponent("samples/SampleIssuer/sample-issuer.public.json").path
+        let trusted = try Command.run("/bin/sh", ["-c", "cd /tmp && exec \"$0\" list --data-dir \"$1\" --trust \"$2\"", kbhost, data, publicKey])
+        #expect(trusted.status == 0, "\(trusted.standardError)")
+        #expect(trusted.standardOutput == "dev.kbhost.samples.hello  Hello Keyboard 1.0.0  \(helloBundle)\n")
+    }
+
     @Test func aChangedLibraryOrManifestIsRefusedWithTheReason() throws {
         try install()
         let manifestURL = URL(fileURLWithPath: helloBundle + "/manifest.json")
@@ -96,10 +111,11 @@ struct BundleCommandTests {
         let made = try kbhost(["bundle", try hello, "--out", folder.appendingPathComponent("team-bundles").path])
         #expect(made.status == 0, "\(made.standardError)")
         let config = folder.appendingPathComponent("kbhost.json")
-        try Data(#"{"bundles": ["team-bundles"]}"#.utf8).write(to: config)
+        let publicKey = BuildProducts.packageRoot.appendingPathComponent("samples/SampleIssuer/sample-issuer.public.json").path
+        try Data(#"{"bundles": ["team-bundles"], "trustedIssuers": ["\#(publicKey)"]}"#.utf8).write(to: config)
         let listed = try kbhost(["list", "--config", config.path, "--data-dir", data])
         #expect(listed.standardOutput.hasPrefix("dev.kbhost.samples.hello  Hello Keyboard 1.0.0  \(folder.path)/team-bundles/"))
-        let piped = try kbhost(["--config", config.path, "--allow-unlicensed", "--data-dir", data, "dev.kbhost.samples.hello"], input: "hi\n")
+        let piped = try kbhost(["--config", config.path, "--data-dir", data, "dev.kbhost.samples.hello"], input: "hi\n")
         #expect(piped.standardOutput == "hi\n")
     }
 

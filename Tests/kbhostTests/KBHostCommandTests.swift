@@ -6,6 +6,10 @@ import TestSupport
 @Suite("kbhost, end to end")
 struct KBHostCommandTests {
     private func kbhost(_ arguments: String...) throws -> Command.Result {
+        try kbhost(arguments)
+    }
+
+    private func kbhost(_ arguments: [String]) throws -> Command.Result {
         try Command.run(try BuildProducts.kbhost(), arguments)
     }
 
@@ -115,8 +119,40 @@ struct KBHostCommandTests {
         // One line, as every error of kbhost's, and where to read the whole usage.
         #expect(
             result.standardError
-                == "kbhost: error: The value 'everything' is invalid for '--policy <policy>' (see 'kbhost run --help')\n"
+                == "kbhost: error: The value 'everything' is invalid for '--policy <policy>': 'everything' is not a context policy; give characters:N, utf8-bytes:N, wayland (utf8-bytes:4000), sentence, paragraph or unlimited (see 'kbhost run --help')\n"
         )
+    }
+
+    /// Each refused value says what was wrong with it, in one line; a negative number is a value the
+    /// option refuses, not a missing one (ArgumentParser reads `-5` as an option unless told).
+    @Test(arguments: [
+        (["--policy", "characters:0"], "in 'characters:0', N must be a whole number above 0 (e.g. characters:1024)"),
+        (["--policy", "utf8-bytes"], "'utf8-bytes' needs a size: utf8-bytes:N"),
+        (["--latency", "-5"], "--latency must be 0 or more milliseconds, not -5"),
+        (["--cursor", "-1"], "--cursor -1 is outside the document"),
+        (["--advance", "-1s"], "a duration cannot be negative"),
+        (["--advance", "3parsecs"], "give a number and a unit (ns, us, ms, s or min)"),
+        (["--text-limit", "-2"], "--text-limit must be 0 or more bytes, not -2"),
+        (["--memory-limit", "-1"], "--memory-limit must be above 0 MB, not -1"),
+        (["--document-limit", "-1"], "--document-limit must be 1 to 4096 MiB, not -1"),
+        (["--type", "a{delet}"], "unknown key name '{delet}' at character 2; did you mean {delete}?"),
+    ])
+    func aRefusedValueSaysWhyInOneLine(arguments: [String], reason: String) throws {
+        let result = try Command.run(try BuildProducts.kbhost(), ["run", try hello] + arguments)
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("kbhost: error: "))
+        #expect(result.standardError.contains(reason), "\(result.standardError)")
+        #expect(result.standardError.split(separator: "\n").count == 1, "\(result.standardError)")
+        #expect(result.standardOutput == "")
+    }
+
+    @Test func textThatLooksLikeAnOptionIsTypedAndSeeded() throws {
+        let seeded = try kbhost("run", try hello, "--text", "-x", "--isolation", "in-process")
+        #expect(seeded.status == 0, "\(seeded.standardError)")
+        #expect(try runOutput(seeded).document == "-x")
+        let typed = try kbhost("run", try hello, "--type", "-x", "--isolation", "in-process")
+        #expect(typed.status == 0, "\(typed.standardError)")
+        #expect(try runOutput(typed).document == "-x")
     }
 
     @Test func aUsageErrorOfANestedSubcommandPointsAtItsHelp() throws {
@@ -244,6 +280,32 @@ struct KBHostCommandTests {
         #expect(result.standardOutput == "")
     }
 
+    /// What a newcomer types wrong gets what they meant: a subcommand, a library's path from the
+    /// package's folder, an installed bundle.
+    @Test func aNameThatIsNothingGetsWhatItMayHaveMeant() throws {
+        let typo = try kbhost("lsit")
+        #expect(typo.status == 69)
+        #expect(typo.standardError == "kbhost: error: 'lsit' is no file, bundle or subcommand; did you mean `kbhost list`?\n")
+        let nothing = try kbhost("run", "zzzzzz")
+        #expect(nothing.standardError.hasPrefix("kbhost: error: 'zzzzzz' is no file, installed bundle or subcommand; give a library's path"))
+
+        // A library's bare name, from the package's folder: the built one is named.
+        let name = URL(fileURLWithPath: try hello).lastPathComponent
+        let root = BuildProducts.packageRoot.path
+        let fromRoot = try Command.run("/bin/sh", ["-c", "cd '\(root)' && exec \"$0\" run \"$1\"", try BuildProducts.kbhost(), name])
+        #expect(fromRoot.status == 69)
+        #expect(fromRoot.standardError.contains("no file '\(name)' in \(root); did you mean .build/"), "\(fromRoot.standardError)")
+
+        // An installed bundle, misspelled.
+        let bundles = FileManager.default.temporaryDirectory.appendingPathComponent("bundles-\(UUID())").path
+        defer { try? FileManager.default.removeItem(atPath: bundles) }
+        let made = try kbhost("bundle", try hello, "--out", bundles)
+        #expect(made.status == 0, "\(made.standardError)")
+        let misspelled = try kbhost("run", "dev.kbhost.samples.helo", "--bundles", bundles)
+        #expect(misspelled.status == 69)
+        #expect(misspelled.standardError.hasSuffix("; did you mean 'dev.kbhost.samples.hello'?\n"), "\(misspelled.standardError)")
+    }
+
     @Test func inspectOfANonLibraryIsALoadFailure() throws {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("plain-\(UUID()).so")
         try "text".write(to: file, atomically: true, encoding: .utf8)
@@ -263,6 +325,7 @@ struct KBHostCommandTests {
         let result = try kbhost("run", try hello, "--type", "a{bogus}")
         #expect(result.status == 64)
         #expect(result.standardError.hasPrefix("kbhost: error: --type: unknown key name '{bogus}' at character 2 "))
+        #expect(result.standardError.contains("action:NAME"))
     }
 
     @Test func aCursorOutsideTheDocumentIsABadArgument() throws {
@@ -324,6 +387,23 @@ struct KBHostCommandTests {
         for line in ["0   success", "1   the extension failed while running", "64  bad arguments", "69  the extension could not be loaded or activated"] {
             #expect(result.standardOutput.contains(line))
         }
+        // run's help shows what a user copies: examples, and every kind of named key.
+        for text in ["Examples:", "{done}", "{action:NAME}", "--type 'hello{space}world'"] {
+            #expect(result.standardOutput.contains(text), "\(text)")
+        }
+        // The table is said once where it matters, not in every subcommand's help.
+        let inspect = try kbhost("inspect", "--help")
+        #expect(!inspect.standardOutput.contains("64  bad arguments"))
+        #expect(inspect.standardOutput.contains("the others are in `kbhost --help`"))
+    }
+
+    /// `list` has no session, so it takes no options that shape one.
+    @Test func listTakesNoSessionOptions() throws {
+        for option in [["--policy", "sentence"], ["--latency", "5"], ["--platform", "ios"]] {
+            let result = try kbhost(["list"] + option)
+            #expect(result.status == 64)
+            #expect(result.standardError.hasPrefix("kbhost: error: Unknown option '\(option[0])'"), "\(result.standardError)")
+        }
     }
 }
 
@@ -353,6 +433,10 @@ struct LicenseCommandTests {
     private let folder = FileManager.default.temporaryDirectory.appendingPathComponent("license-\(UUID())")
 
     private func kbhost(_ arguments: String...) throws -> Command.Result {
+        try kbhost(arguments)
+    }
+
+    private func kbhost(_ arguments: [String]) throws -> Command.Result {
         try Command.run(try BuildProducts.kbhost(), arguments)
     }
 
@@ -400,6 +484,20 @@ struct LicenseCommandTests {
         let badDay = try kbhost("license", "verify", "--extension", "a.b", "--license", "/nonexistent/l.json", "--on", "2030-02-30")
         #expect(badDay.status == 64)
     }
+
+    @Test func aLicenseThatWouldBeExpiredIsIssuedOnlyWhenAsked() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("issuer-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        #expect(try kbhost("license", "keygen", "--issuer", "Past", "--out", folder.path).status == 0)
+        let key = try #require(try FileManager.default.contentsOfDirectory(atPath: folder.path).first { $0.hasSuffix(".private.json") })
+        let arguments = ["license", "issue", "--key", folder.appendingPathComponent(key).path, "--extension", "a.b", "--licensee", "x", "--expires", "2020-01-01"]
+        let refused = try kbhost(arguments)
+        #expect(refused.status == 64)
+        #expect(refused.standardError == "kbhost: error: --expires 2020-01-01 is past, so the license would be refused at once; give a later day, or --allow-expired to test an expired license\n")
+        let issued = try kbhost(arguments + ["--allow-expired"])
+        #expect(issued.status == 0)
+        #expect(issued.standardOutput.contains("licenseKey"))
+    }
 }
 
 @Suite("kbhost and licenses")
@@ -421,7 +519,7 @@ struct LicenseEnforcementTests {
         let result = try kbhost(["run", try BuildProducts.sample("HelloKeyboard"), "--type", "ok"], in: "/tmp")
         #expect(result.status == 69)
         #expect(result.standardError.hasSuffix(
-            "kbhost: error: Hello Keyboard cannot be activated: license issued by 'Sample Issuer' (key 8a9cbda9adc50444), which this host does not trust\n"
+            "kbhost: error: Hello Keyboard cannot be activated: license issued by 'Sample Issuer' (key 8a9cbda9adc50444), which this host does not trust; trust the issuer with --trust PUBLIC-KEY-FILE (or \"trustedIssuers\" in ./kbhost.json; the repository's own trusts its samples' issuer), or load it with --allow-unlicensed while developing\n"
         ))
     }
 
@@ -435,7 +533,7 @@ struct LicenseEnforcementTests {
         let path = try CFixture.build("cKeyboard")
         let refused = try kbhost(["run", path, "--type", "ab"])
         #expect(refused.status == 69)
-        #expect(refused.standardError == "kbhost: error: C Keyboard cannot be activated: no license: the configuration has no LicenseConfiguration\n")
+        #expect(refused.standardError == "kbhost: error: C Keyboard cannot be activated: no license: the configuration has no LicenseConfiguration; hand it one with --license FILE (`kbhost license issue` makes one), or load it with --allow-unlicensed while developing\n")
         let allowed = try kbhost(["run", path, "--allow-unlicensed", "--type", "ab"])
         #expect(allowed.status == 0)
         #expect(allowed.standardError == "kbhost: warning: licenses are not checked (--allow-unlicensed): for development only\n")

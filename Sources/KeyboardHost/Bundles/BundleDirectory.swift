@@ -36,6 +36,12 @@ public enum BundleDirectory {
         return nil
     }
 
+    /// The identifiers the bundles in `directories` declare, from their manifests alone (for
+    /// suggesting one when a name matches none).
+    public static func identifiers(in directories: [String]) -> [String] {
+        folders(in: directories).compactMap { try? ExtensionBundle.readManifest($0).identifier }
+    }
+
     /// Every `*.kbx` folder in `directories`.
     private static func folders(in directories: [String]) -> [String] {
         directories.flatMap { directory in

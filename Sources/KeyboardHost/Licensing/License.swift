@@ -25,11 +25,14 @@ public struct License: Codable, Hashable, Sendable {
         self.issuerKey = issuerKey
     }
 
-    /// The expiry day as a date, or `nil` if it is not a valid `YYYY-MM-DD`.
-    var expiryDate: Date? { Self.parseDay(expires) }
-
     /// A `YYYY-MM-DD` day (UTC) as a date, or `nil` if it is not one (2026-02-30 is not).
     public static func day(_ text: String) -> Date? { parseDay(text) }
+
+    /// Whether a license that `expires` on that day (`YYYY-MM-DD`) has expired at `date`: it is valid
+    /// through the whole day, UTC. `nil` if `expires` is not a day.
+    public static func hasExpired(_ expires: String, at date: Date) -> Bool? {
+        parseDay(expires).map { date >= $0.addingTimeInterval(24 * 60 * 60) }
+    }
 
     static func parseDay(_ text: String) -> Date? {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)

@@ -36,11 +36,10 @@ public struct LicenseVerifier: Sendable {
         guard license.extensionIdentifier == extensionIdentifier else {
             throw .otherExtension(licensed: license.extensionIdentifier, actual: extensionIdentifier)
         }
-        guard let expiry = license.expiryDate else {
+        guard let expired = License.hasExpired(license.expires, at: day) else {
             throw .malformed(field: "expires", reason: "'\(license.expires)' is not a day in the form YYYY-MM-DD")
         }
-        // Valid through the whole expiry day (UTC).
-        guard day < expiry.addingTimeInterval(24 * 60 * 60) else { throw .expired(on: license.expires) }
+        guard !expired else { throw .expired(on: license.expires) }
         return license
     }
 }

@@ -38,22 +38,31 @@ public enum ContextPolicy: Hashable, Sendable, CustomStringConvertible, Lossless
     public static let wayland = ContextPolicy.utf8Bytes(4000)
 
     /// The text form used by `--policy`: `characters:N`, `utf8-bytes:N`, `sentence`, `paragraph`,
-    /// `unlimited`, and `wayland` for `utf8-bytes:4000`.
+    /// `unlimited`, and `wayland` for `utf8-bytes:4000`; `nil` for anything else
+    /// (``parse(_:)`` says why).
     public init?(_ text: String) {
-        let parts = text.split(separator: ":", maxSplits: 1).map(String.init)
-        switch (parts.first, parts.count) {
-        case ("sentence", 1): self = .sentence
-        case ("paragraph", 1): self = .paragraph
-        case ("unlimited", 1): self = .unlimited
-        case ("wayland", 1): self = .wayland
-        case ("characters", 2):
-            guard let count = Int(parts[1]), count > 0 else { return nil }
-            self = .characters(count)
-        case ("utf8-bytes", 2), ("utf8Bytes", 2):
-            guard let count = Int(parts[1]), count > 0 else { return nil }
-            self = .utf8Bytes(count)
-        default: return nil
+        guard let policy = try? Self.parse(text) else { return nil }
+        self = policy
+    }
+
+    /// Reads the text form, or says in one line what is wrong with it.
+    public static func parse(_ text: String) throws(ContextPolicyError) -> ContextPolicy {
+        let parts = text.split(separator: ":", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
+        switch (parts[0], parts.count) {
+        case ("sentence", 1): return .sentence
+        case ("paragraph", 1): return .paragraph
+        case ("unlimited", 1): return .unlimited
+        case ("wayland", 1): return .wayland
+        case ("characters", 2): return .characters(try count(parts[1], in: text))
+        case ("utf8-bytes", 2), ("utf8Bytes", 2): return .utf8Bytes(try count(parts[1], in: text))
+        case ("characters", 1), ("utf8-bytes", 1), ("utf8Bytes", 1): throw .missingCount(text)
+        default: throw .unknown(text)
         }
+    }
+
+    private static func count(_ text: String, in policy: String) throws(ContextPolicyError) -> Int {
+        guard let count = Int(text), count > 0 else { throw .badCount(policy) }
+        return count
     }
 
     public var description: String {
@@ -93,4 +102,25 @@ public enum ContextPolicy: Hashable, Sendable, CustomStringConvertible, Lossless
     private static let sentenceTerminatorScalars: Set<UInt32> = Set(sentenceTerminators.map { $0.unicodeScalars.first!.value })
     /// The scalars of the Characters for which `Character.isNewline` holds.
     private static let newlineScalars: Set<UInt32> = [0x0A, 0x0B, 0x0C, 0x0D, 0x85, 0x2028, 0x2029]
+}
+
+/// Why a context policy's text form was not read: one line, with what to write instead.
+public enum ContextPolicyError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// Not one of the forms.
+    case unknown(String)
+    /// `characters` or `utf8-bytes` without `:N`.
+    case missingCount(String)
+    /// N is not a whole number above 0.
+    case badCount(String)
+
+    public var description: String {
+        switch self {
+        case .unknown(let text):
+            "'\(text)' is not a context policy; give \(ContextPolicy.forms)"
+        case .missingCount(let text):
+            "'\(text)' needs a size: \(text):N, N a whole number above 0 (e.g. \(text):1024)"
+        case .badCount(let text):
+            "in '\(text)', N must be a whole number above 0 (e.g. \(text.prefix { $0 != ":" }):1024)"
+        }
+    }
 }

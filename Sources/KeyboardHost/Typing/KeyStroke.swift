@@ -4,8 +4,9 @@ import KeyboardModel
 ///
 /// Written as text, characters stand for themselves and named keys go in braces:
 /// `"hello{delete}{return}"`. `{{` is a literal `{`. Names are the key codes (`delete`, `return`,
-/// `space`, `shift`, `done`, `cancel`, `collapse`, `nextKeyboard`, `modeChange:numbers`, …) and the
-/// aliases `backspace`, `enter` and `globe`.
+/// `space`, `shift`, `done`, `cancel`, `collapse`, `nextKeyboard`, `modeChange:numbers`, …, and
+/// `action:NAME` for a key whose code is the layout's own action) and the aliases `backspace`, `enter`
+/// and `globe`.
 public enum KeyStroke: Hashable, Sendable, CustomStringConvertible {
     case character(Character)
     case key(KeyCode)
@@ -45,6 +46,10 @@ public enum KeyStroke: Hashable, Sendable, CustomStringConvertible {
     }
 
     private static let aliases: [String: KeyCode] = ["backspace": .delete, "enter": .return, "globe": .nextKeyboard]
+
+    /// The names a brace may hold, but `action:NAME`: for messages and help.
+    public static let names = ["delete", "return", "space", "shift", "done", "cancel", "collapse", "nextKeyboard"]
+        + KeyboardMode.allCases.map { "modeChange:\($0.rawValue)" } + ["backspace", "enter", "globe"]
 }
 
 /// What is wrong with a text of key strokes, or with typing it on a keyboard.
@@ -58,8 +63,9 @@ public enum KeyStrokeError: Error, Equatable, Sendable, CustomStringConvertible 
         case .unclosedBrace(let place):
             "'{' at character \(place) starts a key name that is never closed with '}' (write '{{' for a literal '{')"
         case .unknownKeyName(let name, let place):
-            "unknown key name '{\(name)}' at character \(place) (expected delete, return, space, shift, done, cancel, "
-                + "collapse, nextKeyboard, modeChange:letters|numbers|symbols, backspace, enter or globe)"
+            "unknown key name '{\(name)}' at character \(place)"
+                + (Suggestion.nearest(to: name, among: KeyStroke.names).map { "; did you mean {\($0)}?" } ?? "")
+                + " (expected \(KeyStroke.names.joined(separator: ", ")), action:NAME for a key of the layout's own)"
         case .noKey(let stroke, let place, let keyboard):
             "\(keyboard) has no key that types \(stroke) (character \(place))"
         }

@@ -13,7 +13,7 @@ struct BundleCommand: AsyncParsableCommand {
             bundle is installed: `kbhost <identifier>` opens it. The `package-extension` plugin builds \
             a product in release and runs this.
 
-            \(ExitStatus.help)
+            \(ExitStatus.pointer)
             """
     )
 
@@ -46,10 +46,12 @@ struct ListCommand: AsyncParsableCommand {
         discussion: """
             Looks in --bundles folders, the configuration's "bundles", and the per-user folder \
             ($XDG_DATA_HOME/kbhost/bundles, or ~/.local/share/kbhost/bundles). Each bundle is checked as \
-            it would be before loading: its manifest, its library's SHA-256, and its descriptor against \
-            the manifest. The exit status is 1 if any bundle is unusable.
+            `kbhost <id>` would check it: its manifest, its library's SHA-256, its descriptor against \
+            the manifest, and then activation — the keyboard is shown once on an empty field, so its \
+            configuration is made and its license checked against the issuers this host trusts \
+            (--trust, --config, --allow-unlicensed). The exit status is 1 if any bundle is unusable.
 
-            \(ExitStatus.help)
+            \(ExitStatus.pointer)
             """
     )
 
@@ -73,10 +75,11 @@ struct ListCommand: AsyncParsableCommand {
         let rows = BundleDirectory.scan(setup.bundleDirectories, isolation: setup.isolation).map { entry -> Row in
             switch entry.bundle {
             case .success(let bundle):
-                Row(path: entry.path, identifier: bundle.manifest.identifier, name: bundle.manifest.name,
-                    version: bundle.manifest.version, usable: true, problem: nil)
+                let problem = Self.activationProblem(of: bundle, setup: setup)
+                return Row(path: entry.path, identifier: bundle.manifest.identifier, name: bundle.manifest.name,
+                           version: bundle.manifest.version, usable: problem == nil, problem: problem)
             case .failure(let error):
-                Row(path: entry.path, identifier: nil, name: nil, version: nil, usable: false, problem: error.problem)
+                return Row(path: entry.path, identifier: nil, name: nil, version: nil, usable: false, problem: error.problem)
             }
         }
         if json {
@@ -93,5 +96,20 @@ struct ListCommand: AsyncParsableCommand {
             }
         }
         if rows.contains(where: { !$0.usable }) { throw ExitStatus.failure }
+    }
+
+    /// Why `bundle` would not activate under `setup`, as `kbhost <id>` would say it; `nil` if it does.
+    /// It is shown once on an empty field, with its bundle's settings, and hidden again.
+    @MainActor
+    static func activationProblem(of bundle: ExtensionBundle, setup: HostSetup) -> String? {
+        setup.remember(bundle)
+        let session = setup.session(for: bundle.loaded, field: TextField(), policy: setup.platform.window)
+        defer { session.hide() }
+        do {
+            try session.show()
+            return nil
+        } catch {
+            return error.advice
+        }
     }
 }

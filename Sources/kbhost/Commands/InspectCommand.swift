@@ -6,7 +6,7 @@ struct InspectCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "inspect",
         abstract: "Print an extension's descriptor: id, name, version, ABI version.",
-        discussion: "Loads the library and checks its descriptor without creating a keyboard.\n\n\(ExitStatus.help)"
+        discussion: "Loads the library and checks its descriptor without creating a keyboard.\n\n\(ExitStatus.pointer)"
     )
 
     @Argument(help: "Path to the extension's shared library (lib<Name>.so).")

@@ -69,7 +69,16 @@ struct LicenseCommand: ParsableCommand {
         @Option(name: .customLong("feature"), help: "A feature it grants (repeatable).")
         var features: [String] = []
 
+        @Flag(help: "Issue it even if --expires is past, to test how a keyboard meets an expired license.")
+        var allowExpired = false
+
         func run() throws {
+            if !allowExpired, License.hasExpired(expires, at: Date()) == true {
+                throw fail(
+                    "--expires \(expires) is past, so the license would be refused at once; give a later day, or --allow-expired to test an expired license",
+                    ExitStatus.badArguments
+                )
+            }
             let issuer: LicenseIssuer
             do {
                 issuer = try LicenseIssuer.read(privateKeyFile: key)

@@ -12,7 +12,7 @@ struct NewCommand: AsyncParsableCommand {
             README with what to run next. --sdk defaults to the KeyboardHost checkout this kbhost was \
             built from.
 
-            \(ExitStatus.help)
+            \(ExitStatus.pointer)
             """
     )
 
@@ -35,8 +35,18 @@ struct NewCommand: AsyncParsableCommand {
     func validate() throws {
         guard let first = name.unicodeScalars.first, CharacterSet.letters.contains(first) || first == "_",
               name.unicodeScalars.allSatisfy({ $0.isASCII && (CharacterSet.alphanumerics.contains($0) || $0 == "_") })
-        else { throw ValidationError("'\(name)' is not a Swift type name (ASCII letters, digits and _, not starting with a digit)") }
+        else {
+            throw ValidationError("'\(name)' is not a Swift type name (ASCII letters, digits and _, not starting with a digit)" + Self.suggestion(for: name))
+        }
         if let id, let problem = DescriptorRules.identifierProblem(id) { throw ValidationError("--id '\(id)' \(problem)") }
+    }
+
+    /// `my-keyboard` → `; try MyKeyboard`: the words of the name, capitalized and joined.
+    static func suggestion(for name: String) -> String {
+        let words = name.split(whereSeparator: { !($0.isASCII && ($0.isLetter || $0.isNumber)) })
+        var joined = words.map { $0.prefix(1).uppercased() + $0.dropFirst() }.joined()
+        if let first = joined.first, first.isNumber { joined = "Keyboard" + joined }
+        return joined.isEmpty || joined == name ? "" : "; try \(joined)"
     }
 
     func run() async throws {

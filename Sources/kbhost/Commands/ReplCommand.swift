@@ -31,6 +31,8 @@ struct ReplCommand: AsyncParsableCommand {
 
     @OptionGroup var host: HostOptions
 
+    @OptionGroup var platform: PlatformOptions
+
     @OptionGroup var seed: DocumentOptions
 
     @Flag(help: "A secure field: ⬤ per character, no history, nothing left in readline's memory.")
@@ -51,7 +53,7 @@ struct ReplCommand: AsyncParsableCommand {
     @MainActor
     private func start() throws {
         let text = try seed.seed()
-        let setup = try host.setup()
+        let setup = try host.setup(platform: platform.profile)
         let paths = self.paths.isEmpty ? setup.configuredPaths : self.paths
         if paths.isEmpty {
             throw fail("give at least one extension to load, or list some under \"extensions\" in the configuration", ExitStatus.badArguments)
@@ -69,14 +71,14 @@ struct ReplCommand: AsyncParsableCommand {
 
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if !interactive {
-            let session = setup.session(for: loaded[0], field: TextField(text: text), policy: host.window)
+            let session = setup.session(for: loaded[0], field: TextField(text: text), policy: platform.window)
             // Events from the first appearance on go to standard error (PipedRepl says more).
             session.onEvent = PipedRepl.reporter(for: session)
-            session.latency = host.editLatency
+            session.latency = platform.editLatency
             do {
                 try session.show()
             } catch {
-                throw fail(error.description, ExitStatus.loadFailure)
+                throw fail(error.advice, ExitStatus.loadFailure)
             }
             let secure = self.secure || session.configuration?.requestsSecureEntry == true
             Task { @MainActor in
@@ -90,7 +92,7 @@ struct ReplCommand: AsyncParsableCommand {
         let repl = Repl(
             extensions: loaded,
             options: .init(
-                policy: host.window, latency: host.editLatency, setup: setup, secure: secure,
+                policy: platform.window, latency: platform.editLatency, setup: setup, secure: secure,
                 showKeyboard: !hideKeyboard, colors: colors
             ),
             document: text
@@ -98,7 +100,7 @@ struct ReplCommand: AsyncParsableCommand {
         do {
             try repl.start()
         } catch {
-            throw fail(error.description, ExitStatus.loadFailure)
+            throw fail(error.advice, ExitStatus.loadFailure)
         }
         ReadlineDriver(repl: repl).start()
     }

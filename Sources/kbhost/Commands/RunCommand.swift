@@ -25,14 +25,25 @@ struct RunCommand: AsyncParsableCommand {
             {"characters": N, "utf8Bytes": N, "sha256": "…"}. If an action fails, the output is still \
             printed and the exit status is 1.
 
-            Positions (cursor, selection) count Characters (extended grapheme clusters). In --type, a named key goes \
-            in braces: {delete}, {return}, {space}, {shift}, {globe}; '{{' types a '{'.
+            Positions (cursor, selection) count Characters (extended grapheme clusters). In --type, a \
+            character taps the key that types it, and a named key goes in braces: {delete}, {return}, \
+            {space}, {shift}, {done}, {cancel}, {collapse}, {globe}, {modeChange:numbers}, and \
+            {action:NAME} for a key whose code is the layout's own action NAME (a toolbar's "read all", \
+            say); '{{' types a '{'. A character or name the keyboard has no key for stops the run with \
+            exit status 64 before anything is printed.
 
             The run is on virtual time: --latency, the extension's timers and the host's timeouts take \
             no real time, and the run ends when the host is quiet — nothing posted and not applied, \
             nothing the extension started still runnable, no action unanswered. Timers still to come are \
             left alone, unless --advance moves the clock on after the typing (to let a multi-tap letter \
             commit, say); an action unanswered moves it on to the next timer until it is answered.
+
+            Examples:
+              kbhost run .build/debug/libHelloKeyboard.so --type 'hello{space}world'
+              kbhost run .build/debug/libHelloKeyboard.so --text "a dog" --cursor 2 --type "big "
+              kbhost run .build/debug/libQwertyKeyboard.so --document notes.txt --action read-full-document
+              printf 1234 | kbhost run .build/debug/libSecurePasscodeKeyboard.so --type -
+              kbhost run dev.kbhost.samples.qwerty --platform ios --type "ok{return}"   (an installed bundle)
 
             \(ExitStatus.help)
             """
@@ -41,10 +52,10 @@ struct RunCommand: AsyncParsableCommand {
     @Argument(help: "The extension: lib<Name>.so, a bundle's folder, or an installed bundle's id.")
     var path: String
 
-    @Option(name: .customLong("type"), help: ArgumentHelp(
+    @Option(name: .customLong("type"), parsing: .unconditional, help: ArgumentHelp(
         "What to type, as key taps; '-' reads them from standard input (a passcode then stays out of the arguments).",
         valueName: "keys"
-    ))
+    ))  // `--type -5` types a minus and a 5
     var keys: String = ""
 
     @Option(help: ArgumentHelp(
@@ -54,10 +65,12 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var seed: DocumentOptions
 
-    @Option(help: "Where the cursor starts, in Characters from the start (default: the end).")
+    @Option(parsing: .unconditional, help: "Where the cursor starts, in Characters from the start (default: the end).")
     var cursor: Int?
 
     @OptionGroup var host: HostOptions
+
+    @OptionGroup var platform: PlatformOptions
 
     @Option(name: .customLong("action"), help: ArgumentHelp(
         "After typing, ask the extension to: \(HostCommand.allCases.map(\.rawValue).joined(separator: ", ")). Repeatable; in order.",
@@ -65,13 +78,13 @@ struct RunCommand: AsyncParsableCommand {
     ))
     var actions: [HostCommand] = []
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "After the typing, move the host's clock on by this much (e.g. 800ms, 2s, 1.5s), firing the timers that fall due.",
         valueName: "duration"
-    ))
+    ), transform: { text in try DurationArgument.parse(text) })
     var advance: DurationArgument?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Texts longer than this many UTF-8 bytes are printed as their length and SHA-256 (0: always the text).",
         valueName: "bytes"
     ))
@@ -89,13 +102,13 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let keys = try keysToType(), field = try startingField()
         Timings.mark("read")
-        let setup = try host.setup()
+        let setup = try host.setup(platform: platform.profile)
         Timings.mark("configured")
         // The field goes to the session (consume): a copy kept here would keep the document's first
         // version alive beside the one the extension edits, all of it once a walk deletes it.
         let result = try await BatchRun(
-            path: path, keys: keys, policy: host.window,
-            latency: host.editLatency, advance: advance?.duration ?? .zero, setup: setup,
+            path: path, keys: keys, policy: platform.window,
+            latency: platform.editLatency, advance: advance?.duration ?? .zero, setup: setup,
             actions: actions, textLimit: textLimit
         ).perform(on: consume field)
         print(try JSONOutput.encode(result))
@@ -250,7 +263,7 @@ struct BatchRun {
         do {
             try session.show()
         } catch {
-            throw fail(error.description, ExitStatus.loadFailure)
+            throw fail(error.advice, ExitStatus.loadFailure)
         }
         defer { session.hide() }
         // Shown: the first snapshot is the extension's.
@@ -327,11 +340,21 @@ struct DurationArgument: ExpressibleByArgument {
     let duration: Duration
 
     init?(argument: String) {
+        guard let parsed = try? Self.parse(argument) else { return nil }
+        self = parsed
+    }
+
+    private init(duration: Duration) { self.duration = duration }
+
+    /// Reads `800ms`, `1.5s`, …, or says what is wrong.
+    static func parse(_ argument: String) throws -> DurationArgument {
         let units: [(String, Double)] = [("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("min", 60), ("s", 1)]
         guard let (unit, scale) = units.first(where: { argument.hasSuffix($0.0) }),
-              let value = Double(argument.dropLast(unit.count)), value.isFinite, value >= 0, value * scale <= 1e9
-        else { return nil }
-        duration = .nanoseconds(Int64((value * scale * 1e9).rounded()))
+              let value = Double(argument.dropLast(unit.count)), value.isFinite
+        else { throw ValidationError("give a number and a unit (ns, us, ms, s or min), e.g. 800ms or 1.5s") }
+        guard value >= 0 else { throw ValidationError("a duration cannot be negative") }
+        guard value * scale <= 1e9 else { throw ValidationError("at most 1e9 seconds") }
+        return DurationArgument(duration: .nanoseconds(Int64((value * scale * 1e9).rounded())))
     }
 
     var defaultValueDescription: String { "\(duration)" }

@@ -5,7 +5,8 @@ import KeyboardHost
 /// keyboard, key by key, then submitted with the return key; each submission is printed on standard
 /// output, one per line; what the keyboard reports happening (its events) goes to standard error, as
 /// `kbhost: <keyboard>: <event>`. Characters the keyboard cannot type are reported on standard error, with
-/// their line and place, and skipped; the exit status is then 1.
+/// their line and place, and skipped; the exit status is then 64, as `kbhost run`'s for the same (a
+/// key that failed in the extension makes it 1).
 @MainActor
 struct PipedRepl {
     let session: KeyboardSession
@@ -17,7 +18,7 @@ struct PipedRepl {
             let line = (secure ? String(repeating: "⬤", count: text.count) : text) + "\n"
             FileHandle.standardOutput.write(Data(line.utf8))
         }
-        var failed = false
+        var failed = false, untypable = false
         var lineNumber = 0
         while let line = readLine(strippingNewline: true) {
             lineNumber += 1
@@ -33,12 +34,13 @@ struct PipedRepl {
                 } catch {
                     switch error {
                     case .noKey:
-                        printError("kbhost: line \(lineNumber), character \(offset + 1): "
-                            + "\(session.loadedExtension.name) has no key that types \(String(character).debugDescription)")
+                        printError("kbhost: error: line \(lineNumber), character \(offset + 1): "
+                            + "\(session.loadedExtension.name) has no key that types \(String(character).debugDescription); skipped")
+                        untypable = true
                     case .tapFailed(let failure):
-                        printError("kbhost: \(failure.description)")
+                        printError("kbhost: error: \(failure.description)")
+                        failed = true
                     }
-                    failed = true
                 }
             }
             // The return key submits; a keyboard without one taps its done key (a PIN pad's), and
@@ -54,14 +56,15 @@ struct PipedRepl {
                 case .noKey:
                     session.userSubmit()
                 case .tapFailed(let failure):
-                    printError("kbhost: \(failure.description)")
+                    printError("kbhost: error: \(failure.description)")
                     failed = true
                 }
             }
         }
         session.hide()
         if session.fault != nil { return ExitStatus.extensionFailed.rawValue }
-        return failed ? 1 : 0
+        if failed { return ExitStatus.failure.rawValue }
+        return untypable ? ExitStatus.badArguments.rawValue : 0
     }
 
     /// What a piped REPL says of a session's events, on standard error: what the keyboard reported

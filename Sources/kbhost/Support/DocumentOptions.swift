@@ -4,13 +4,13 @@ import KeyboardHost
 /// The document a field starts with, for `run` and `repl`: a text given on the command line, or a
 /// UTF-8 file under a size limit that can be raised.
 struct DocumentOptions: ParsableArguments {
-    @Option(help: "Seed the document with this text.")
+    @Option(parsing: .unconditional, help: "Seed the document with this text.")
     var text: String?
 
     @Option(help: ArgumentHelp("Seed the document from a UTF-8 file.", valueName: "file"))
     var document: String?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "The most MiB a --document may have (default \(DocumentFile.defaultLimit >> 20)).", valueName: "MiB"
     ))
     var documentLimit: Int = DocumentFile.defaultLimit >> 20

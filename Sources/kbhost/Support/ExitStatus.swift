@@ -17,6 +17,10 @@ enum ExitStatus {
     /// or sent something malformed. The field is still printed, as it was before the fault.
     static let extensionFailed = ExitCode(70)  // EX_SOFTWARE
 
+    /// For the subcommands whose failures are only "bad arguments" or "could not load": the table
+    /// is in `kbhost --help` (and `run`'s and `repl`'s, where scripts check it).
+    static let pointer = "Exit status: 0 on success; the others are in `kbhost --help`."
+
     static let help = """
         Exit status:
           0   success

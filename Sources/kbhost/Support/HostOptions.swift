@@ -2,8 +2,9 @@ import ArgumentParser
 import Foundation
 import KeyboardHost
 
-/// What `run` and `repl` share: how the host treats extensions (configuration, licenses, settings,
-/// context policy, latency).
+/// What `run`, `repl` and `list` share: how the host finds, trusts, isolates and configures extensions
+/// (configuration, licenses, settings, bundles, isolation). How a session behaves as a platform is
+/// ``PlatformOptions``, which `list` has no use for.
 struct HostOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The host configuration (trusted issuers, extensions and their settings); default: ./\(HostConfiguration.defaultFileName) if there is one.",
@@ -16,24 +17,6 @@ struct HostOptions: ParsableArguments {
 
     @Flag(help: "Load extensions without checking their licenses. For development only; kbhost says so.")
     var allowUnlicensed = false
-
-    @Option(help: ArgumentHelp(
-        "How much of the document the extension's proxy sees: \(ContextPolicy.forms). Default: the platform's (sentence; wayland under --platform wayland; characters:1024 under --platform android).",
-        valueName: "policy"
-    ))
-    var policy: ContextPolicy?
-
-    /// The windows the proxy shows: `--policy`, else the platform's.
-    var window: ContextPolicy { policy ?? platform.window }
-
-    @Option(help: ArgumentHelp(
-        "Milliseconds the host waits before applying what the extension posts, to emulate IPC. Default: the platform's (20 under --platform ios, else 0).",
-        valueName: "ms"
-    ))
-    var latency: Int?
-
-    /// How long posted edits wait: `--latency`, else the platform's.
-    var editLatency: Duration { latency.map { .milliseconds($0) } ?? platform.latency }
 
     @Option(help: ArgumentHelp(
         "Hand the extensions this license file (as `kbhost license issue` prints) in place of their own.",
@@ -71,23 +54,16 @@ struct HostOptions: ParsableArguments {
     ))
     var isolation: Isolation?
 
-    @Option(help: ArgumentHelp(
+    @Option(parsing: .unconditional, help: ArgumentHelp(
         "Stop an extension in its own process when it uses more than this many MB of memory, as iOS stops a keyboard (about 48 MB for years; 90 MB on iPadOS 26). Default: no limit.",
         valueName: "MB"
     ))
     var memoryLimit: Int?
 
-    @Option(help: ArgumentHelp(
-        "Behave as this platform gives a keyboard its text: exact (this host: Characters, applied exactly), ios (a caret move counts UTF-16 units; no textDidChange for the keyboard's own edits), android (a caret move and a delete count UTF-16 units; windows of 1024 characters) or wayland (windows of at most 4000 UTF-8 bytes). Default: exact.",
-        valueName: "platform"
-    ))
-    var platform: PlatformProfile = .exact
-
     /// Where extensions run when --isolation is not given.
     var defaultIsolation: Isolation { .process }
 
     func validate() throws {
-        if let latency, latency < 0 { throw ValidationError("--latency must be 0 or more milliseconds, not \(latency)") }
         if let memoryLimit, memoryLimit <= 0 { throw ValidationError("--memory-limit must be above 0 MB, not \(memoryLimit)") }
         if memoryLimit != nil, isolation == .inProcess {
             throw ValidationError("--memory-limit needs each extension in a process of its own; leave out --isolation in-process")
@@ -96,7 +72,7 @@ struct HostOptions: ParsableArguments {
 
     /// Reads the configuration file and the flags: how licenses are checked and what each extension is
     /// handed. Every problem is one line naming the file or flag; the exit status is 64.
-    func setup() throws -> HostSetup {
+    func setup(platform: PlatformProfile = .exact) throws -> HostSetup {
         var configuration = HostConfiguration()
         let path = config ?? (FileManager.default.fileExists(atPath: HostConfiguration.defaultFileName) ? HostConfiguration.defaultFileName : nil)
         if let path {
@@ -206,7 +182,8 @@ final class HostSetup: @unchecked Sendable {
     }
 
     /// Loads what the user named: a shared library, a bundle's folder, or an installed bundle's
-    /// identifier (looked up in ``bundleDirectories``).
+    /// identifier (looked up in ``bundleDirectories``). A name that is none of these is answered with
+    /// what it may have meant: a library's path, an installed bundle, a subcommand.
     @MainActor
     func load(_ argument: String) throws(ExtensionReferenceError) -> LoadedExtension {
         var isDirectory: ObjCBool = false
@@ -214,27 +191,66 @@ final class HostSetup: @unchecked Sendable {
         if exists && isDirectory.boolValue && FileManager.default.fileExists(atPath: argument + "/" + BundleManifest.fileName) {
             return try remember { () throws(BundleError) in try ExtensionBundle.open(argument, isolation: isolation) }
         }
-        if !exists, !argument.contains("/"), DescriptorRules.identifierProblem(argument) == nil {
-            guard let found = BundleDirectory.find(argument, in: bundleDirectories, isolation: isolation) else {
-                throw .message("no bundle '\(argument)' installed (looked in \(bundleDirectories.joined(separator: ", ")); `kbhost list` shows what is)")
+        if !exists {
+            if Self.namesALibrary(argument) {
+                // From the wrong folder, or without the path a package builds it to.
+                let folder = FileManager.default.currentDirectoryPath
+                let built = ["debug", "release"].map { ".build/\($0)/" + argument }
+                    .first { FileManager.default.fileExists(atPath: $0) }
+                throw .message(
+                    "no file '\(argument)' in \(folder); "
+                        + (built.map { "did you mean \($0)?" } ?? "give the library's path (a package builds it to .build/debug/lib<Name>.so)")
+                )
             }
-            return try remember { () throws(BundleError) in try found.get() }
+            if DescriptorRules.identifierProblem(argument) == nil {
+                guard let found = BundleDirectory.find(argument, in: bundleDirectories, isolation: isolation) else {
+                    let near = Suggestion.nearest(to: argument, among: BundleDirectory.identifiers(in: bundleDirectories))
+                    throw .message(
+                        "no bundle '\(argument)' installed (looked in \(bundleDirectories.joined(separator: ", ")))"
+                            + (near.map { "; did you mean '\($0)'?" } ?? "; `kbhost list` shows what is")
+                    )
+                }
+                return try remember { () throws(BundleError) in try found.get() }
+            }
+            guard !argument.contains("/") else { return try loadLibrary(argument) }  // says "no such file"
+            if let command = Suggestion.nearest(to: argument, among: KBHost.subcommandNames) {
+                throw .message("'\(argument)' is no file, bundle or subcommand; did you mean `kbhost \(command)`?")
+            }
+            throw .message(
+                "'\(argument)' is no file, installed bundle or subcommand; give a library's path (.build/debug/lib<Name>.so), a bundle's folder or an installed bundle's id (`kbhost list` shows them)"
+            )
         }
+        return try loadLibrary(argument)
+    }
+
+    @MainActor
+    private func loadLibrary(_ path: String) throws(ExtensionReferenceError) -> LoadedExtension {
         do {
-            return try ExtensionLoader.load(path: argument, isolation: isolation)
+            return try ExtensionLoader.load(path: path, isolation: isolation)
         } catch {
             throw .message(error.description)
         }
     }
 
+    /// Whether a name that is not a file was meant as a library's bare name (a path says itself
+    /// what is missing).
+    static func namesALibrary(_ argument: String) -> Bool {
+        !argument.contains("/") && (argument.hasSuffix(".so") || argument.contains(".so."))
+    }
+
     private func remember(_ bundle: () throws(BundleError) -> ExtensionBundle) throws(ExtensionReferenceError) -> LoadedExtension {
         do {
-            let bundle = try bundle()
-            bundleSettings[bundle.loaded.source] = bundle.settings
-            return bundle.loaded
+            return remember(try bundle())
         } catch {
             throw .message(error.description)
         }
+    }
+
+    /// Notes what `bundle` hands its extension (its layout and license), for ``settings(for:)``.
+    @discardableResult
+    func remember(_ bundle: ExtensionBundle) -> LoadedExtension {
+        bundleSettings[bundle.loaded.source] = bundle.settings
+        return bundle.loaded
     }
 }
 
