@@ -397,6 +397,61 @@ struct KBHostCommandTests {
         #expect(inspect.standardOutput.contains("the others are in `kbhost --help`"))
     }
 
+    /// The committed manual page (docs/kbhost.1, written by scripts/manual) says what kbhost's help
+    /// says: every subcommand with its abstract, every option. A help text changed without running
+    /// scripts/manual fails here.
+    @Test func theManualPageIsCurrent() throws {
+        struct Info: Decodable { let command: Command }
+        struct Command: Decodable {
+            let commandName: String
+            let abstract: String?
+            let arguments: [Argument]?
+            let subcommands: [Command]?
+        }
+        struct Argument: Decodable {
+            struct Name: Decodable { let kind: String; let name: String }
+            let kind: String
+            let names: [Name]?
+            let shouldDisplay: Bool
+        }
+        let dump = try kbhost("--experimental-dump-help")
+        #expect(dump.status == 0)
+        let info = try JSONDecoder().decode(Info.self, from: Data(dump.standardOutput.utf8))
+        let page = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("docs/kbhost.1"), encoding: .utf8)
+        var commands = [info.command]
+        var checked = 0
+        while let command = commands.popLast() {
+            commands += command.subcommands ?? []
+            if command.commandName != "kbhost" { #expect(page.contains(".It Em \(command.commandName)\n"), "\(command.commandName)") }
+            if let abstract = command.abstract, abstract.allSatisfy(\.isASCII), !abstract.isEmpty {
+                #expect(page.contains(abstract), "the abstract of \(command.commandName): run scripts/manual")
+            }
+            for argument in command.arguments ?? [] where argument.shouldDisplay && argument.kind != "positional" {
+                for name in argument.names ?? [] where name.kind == "long" {
+                    #expect(page.contains("Fl -\(name.name)"), "\(command.commandName) --\(name.name): run scripts/manual")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 50)
+    }
+
+    /// The README's completion line works: bash loads the script, and it completes subcommands.
+    @Test func bashCompletesTheSubcommands() throws {
+        let kbhost = try BuildProducts.kbhost()
+        let script = """
+            source <("$0" --generate-completion-script bash)
+            COMP_WORDS=(kbhost li); COMP_CWORD=1; COMP_LINE="kbhost li"; COMP_POINT=${#COMP_LINE}
+            _kbhost; printf '%s\\n' "${COMPREPLY[@]}"
+            """
+        let result = try Command.run("/bin/bash", ["-c", script, kbhost])
+        #expect(result.status == 0, "\(result.standardError)")
+        #expect(result.standardOutput.split(separator: "\n").contains("list"), "\(result.standardOutput)")
+        for shell in ["zsh", "fish"] {
+            #expect(try self.kbhost("--generate-completion-script", shell).standardOutput.contains("license"))
+        }
+    }
+
     /// `list` has no session, so it takes no options that shape one.
     @Test func listTakesNoSessionOptions() throws {
         for option in [["--policy", "sentence"], ["--latency", "5"], ["--platform", "ios"]] {

@@ -47,7 +47,7 @@ struct ListCommand: AsyncParsableCommand {
             Looks in --bundles folders, the configuration's "bundles", and the per-user folder \
             ($XDG_DATA_HOME/kbhost/bundles, or ~/.local/share/kbhost/bundles). Each bundle is checked as \
             `kbhost <id>` would check it: its manifest, its library's SHA-256, its descriptor against \
-            the manifest, and then activation — the keyboard is shown once on an empty field, so its \
+            the manifest, and then activation -- the keyboard is shown once on an empty field, so its \
             configuration is made and its license checked against the issuers this host trusts \
             (--trust, --config, --allow-unlicensed). The exit status is 1 if any bundle is unusable.
 

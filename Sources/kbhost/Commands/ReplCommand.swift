@@ -10,7 +10,7 @@ struct ReplCommand: AsyncParsableCommand {
             The line is a text field; the active keyboard is drawn under it. Typed keys tap the keyboard's \
             keys (by position on a pad that asks for it, else by label, with shift and mode keys as \
             needed); Backspace taps its delete key; Enter its return key, which submits the line. \
-            readline's motion and editing keys (arrows, Home/End, C-a, C-e, C-k, C-w, …) act on the field \
+            readline's motion and editing keys (arrows, Home/End, C-a, C-e, C-k, C-w, ...) act on the field \
             as the user. C-x starts a command: n next keyboard, r read the whole document, d delete it, \
             b/e move to its beginning/end, p next context policy, i proxy inspector, k show or hide the \
             keyboard, h help. C-c clears the line; C-d on an empty line exits.
@@ -35,7 +35,7 @@ struct ReplCommand: AsyncParsableCommand {
 
     @OptionGroup var seed: DocumentOptions
 
-    @Flag(help: "A secure field: ⬤ per character, no history, nothing left in readline's memory.")
+    @Flag(help: "A secure field: a dot per character, no history, nothing left in readline's memory.")
     var secure = false
 
     @Flag(help: "Do not draw the keyboard (C-x k shows it).")

@@ -12,8 +12,8 @@ struct RunCommand: AsyncParsableCommand {
             host apply what the extension posted and the extension finish what it started, and prints \
             the field:
 
-              {"cursor": 11, "document": "hello world", "documentIdentifier": "…", "selection": [11, 11],
-             "policy": "sentence", "platform": "exact", "extension": {…}, "errors": […], "events": […], "actions": […]}
+              {"cursor": 11, "document": "hello world", "documentIdentifier": "...", "selection": [11, 11],
+             "policy": "sentence", "platform": "exact", "extension": {...}, "errors": [...], "events": [...], "actions": [...]}
 
             With --platform other than exact, "platformNotes" lists what the platform decided where it \
             leaves a behaviour unsaid (a caret move stopped before a Character, a delete took part of \
@@ -22,7 +22,7 @@ struct RunCommand: AsyncParsableCommand {
             Each --action runs after the typing, on the extension's full-document walker, and reports \
             what it read (before, after, selected), deleted (deletedCharacters), its snapshot round \
             trips and whether it is certain ("exact"), or its error. A text longer than --text-limit bytes is printed as \
-            {"characters": N, "utf8Bytes": N, "sha256": "…"}. If an action fails, the output is still \
+            {"characters": N, "utf8Bytes": N, "sha256": "..."}. If an action fails, the output is still \
             printed and the exit status is 1.
 
             Positions (cursor, selection) count Characters (extended grapheme clusters). In --type, a \
@@ -33,7 +33,7 @@ struct RunCommand: AsyncParsableCommand {
             exit status 64 before anything is printed.
 
             The run is on virtual time: --latency, the extension's timers and the host's timeouts take \
-            no real time, and the run ends when the host is quiet — nothing posted and not applied, \
+            no real time, and the run ends when the host is quiet -- nothing posted and not applied, \
             nothing the extension started still runnable, no action unanswered. Timers still to come are \
             left alone, unless --advance moves the clock on after the typing (to let a multi-tap letter \
             commit, say); an action unanswered moves it on to the next timer until it is answered.

@@ -27,7 +27,7 @@ enum ExitStatus {
           1   the extension failed while running
           64  bad arguments (options, files, a cursor outside the document, text with no key to type it)
           69  the extension could not be loaded or activated
-          70  the extension failed in its own process (crashed, hung, flooded …); the field is printed as it was
+          70  the extension failed in its own process (it crashed, hung, flooded the host or went over its memory limit); the field is printed as it was
         """
 }
 
