@@ -32,6 +32,10 @@ void kbx_rl_configure(void) {
        readline otherwise binds them again to its own commands each time it prepares the terminal, so
        Backspace deleted a code point in readline's line instead of tapping the keyboard's delete key. */
     rl_variable_bind("bind-tty-special-chars", "off");
+    /* Read the inputrc files now, before kbhost binds its keys: readline reads them once, on its
+       first initialization, and Debian's /etc/inputrc binds Home, End and Delete ("\e[1~", "\e[4~",
+       "\e[3~"), which would otherwise replace kbhost's bindings of them. */
+    rl_initialize();
 }
 
 int kbx_rl_key(void) { return rl_executing_key; }

@@ -44,6 +44,11 @@ public final class Tmux: @unchecked Sendable {
         try tmux(["capture-pane", "-p", "-t", name])
     }
 
+    /// The screen and the scrollback above it (what the program printed above itself), one line per row.
+    public func screenAndScrollback() throws -> String {
+        try tmux(["capture-pane", "-p", "-S", "-", "-t", name])
+    }
+
     /// Waits until the screen satisfies `condition`, and returns it; fails after `seconds` with the
     /// screen as it was, so a failure shows what the user would have seen.
     @discardableResult

@@ -194,11 +194,11 @@ struct ReplTests {
         try terminal.press("C-x", "p")
         try terminal.waitFor("paragraph") { $0.contains("context policy: paragraph") && $0.contains("· paragraph │") }
         try terminal.press("C-x", "e")
-        try terminal.waitFor("moved to the end") { $0.contains("move-to-end in 1 round trips") }
+        try terminal.waitFor("moved to the end") { $0.contains("move-to-end in 1 round trip") }
         try terminal.type("x")
         try terminal.waitFor("x at the end") { fieldText($0) == "cbx" }
         try terminal.press("C-x", "b")
-        try terminal.waitFor("moved to the beginning") { $0.contains("move-to-beginning in 1 round trips") }
+        try terminal.waitFor("moved to the beginning, in the singular") { $0.contains("move-to-beginning in 1 round trip") && !$0.contains("1 round trips") }
         try terminal.type("y")
         try terminal.waitFor("y at the start") { fieldText($0) == "ycbx" }
     }
@@ -211,6 +211,58 @@ struct ReplTests {
         let screen = try terminal.waitFor("the start of the line") { fieldText($0).hasPrefix("w1 w2 w3") }
         #expect(!fieldText(screen).contains("w30"))
         #expect(fieldRow(screen).count <= 59)
+    }
+
+    /// A document of several lines is drawn a row per line around the cursor's, with how many are out
+    /// of sight, and never more than once (it was drawn again on every key, over the status row).
+    @Test func aDocumentOfSeveralLinesIsDrawnARowPerLineAndScrolls() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID()).txt")
+        defer { try? FileManager.default.removeItem(at: file) }
+        try Data((1...40).map { "line \($0)" }.joined(separator: "\n").utf8).write(to: file)
+        let terminal = try repl("--document \(file.path) HELLO")
+        var screen = try terminal.waitFor("the last eight lines, the first of them on the prompt's row") {
+            $0.contains("Hello Keyboard › line 33\n") && $0.contains("↑32 line 34\n") && $0.contains(" line 40\n")
+        }
+        #expect(screen.components(separatedBy: "Hello Keyboard › ").count == 2)
+        #expect(screen.contains("Hello Keyboard (1/1) · letters · sentence"))
+        try terminal.type("x")
+        try terminal.waitFor("x at the end of the last line") { $0.contains(" line 40x\n") }
+        // Up moves a line up, to the same column or its line's end; Home to its line's start.
+        try terminal.press("Up", "Up", "Up")
+        try terminal.type("y")
+        try terminal.waitFor("y on line 37") { $0.contains(" line 37y\n") }
+        try terminal.press("Home")
+        try terminal.type("z")
+        screen = try terminal.waitFor("z at the start of line 37") { $0.contains(" zline 37y\n") }
+        #expect(screen.components(separatedBy: "Hello Keyboard › ").count == 2)
+        // At the first line, the rows scroll to it and say how many are below.
+        for _ in 0..<40 { try terminal.press("Up") }
+        try terminal.type("w")
+        try terminal.waitFor("the first lines, and how many below") {
+            $0.contains("Hello Keyboard › lwine 1\n") && $0.contains("↓32 line 8\n")  // column 1, as on line 37
+        }
+    }
+
+    @Test func aTwoLineTextIsDrawnOnceAndEditedInPlace() throws {
+        let terminal = try repl("--text $'first line\\nsecond line' HELLO")
+        try terminal.waitFor("two rows") { $0.contains("Hello Keyboard › first line\n") && $0.contains(" second line\n") }
+        try terminal.type("ab")
+        let screen = try terminal.waitFor("ab at the end") { $0.contains(" second lineab\n") }
+        #expect(screen.components(separatedBy: "Hello Keyboard › ").count == 2)
+        #expect(screen.contains("Hello Keyboard › first line\n"))
+    }
+
+    /// C-x r prints what the read returned above the field (where the terminal keeps it), with a
+    /// mark where the cursor was.
+    @Test func aReadPrintsTheTextItRead() throws {
+        let terminal = try repl("--text $'Hello there.\\nSecond line.\\nthird' HELLO")
+        try terminal.waitFor("the field") { $0.contains(" third\n") }
+        try terminal.press("Up")
+        try terminal.press("C-x", "r")
+        // Up from the end of "third" is column 5 of the line above.
+        try terminal.waitFor("the read's summary") { $0.contains("read 31 characters (18 before, 13 after the cursor)") }
+        let printed = try terminal.screenAndScrollback()
+        #expect(printed.contains(" round trips:\n  Hello there.\n  Secon│d line.\n  third\n"), "\(printed)")
     }
 
     @Test func theKeyboardCanBeHidden() throws {

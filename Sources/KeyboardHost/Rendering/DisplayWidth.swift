@@ -32,6 +32,27 @@ public enum DisplayWidth {
         0x1F300...0x1F64F, 0x1F900...0x1F9FF, 0x20000...0x2FFFD, 0x30000...0x3FFFD,
     ]
 
+    /// `text` if it fits in `columns`, else as much as fits with "…" in the last column: a cut row
+    /// says it was cut.
+    public static func fitted(_ text: String, columns: Int) -> String {
+        guard Self.columns(of: text) > columns else { return text }
+        return columns > 0 ? prefix(of: text, fitting: columns - 1) + "…" : ""
+    }
+
+    /// The longest suffix of `text` that fits in `columns`, in whole Characters.
+    public static func suffix(of text: String, fitting columns: Int) -> String {
+        var used = 0
+        var start = text.endIndex
+        while start > text.startIndex {
+            let previous = text.index(before: start)
+            let width = Self.columns(of: text[previous])
+            if used + width > columns { break }
+            used += width
+            start = previous
+        }
+        return String(text[start...])
+    }
+
     /// The longest prefix of `text` that fits in `columns`, in whole Characters.
     public static func prefix(of text: String, fitting columns: Int) -> String {
         var used = 0

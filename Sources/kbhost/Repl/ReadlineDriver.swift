@@ -44,8 +44,19 @@ final class ReadlineDriver {
         kbx_rl_set_redisplay { MainActor.assumeIsolated { ReadlineDriver.current?.repl.redraw() } }
         repl.cursorForDrawing = { [unowned self] in characterPoint(roundingUp: false) }
         repl.onFieldChanged = { [unowned self] in
-            followField()
-            repl.redraw()
+            // A walk changes the field with every round trip, hundreds a second: then readline's line
+            // and the screen follow once a frame, not once a change. A key first brings readline's
+            // line up to date (readCharacter), so it is never edited against a stale copy.
+            guard repl.running != nil else {
+                followField()
+                repl.redraw()
+                return
+            }
+            guard !fieldChangePending else { return }
+            fieldChangePending = true
+            DispatchQueue.main.asyncAfter(deadline: .now() + .milliseconds(40)) { [weak self] in
+                MainActor.assumeIsolated { self?.catchUpWithField() }
+            }
         }
         repl.onSubmitted = { text in add_history(text) }
         rl_callback_handler_install("", { line in
@@ -113,8 +124,19 @@ final class ReadlineDriver {
     }
 
     private func readCharacter() {
+        catchUpWithField()
         rl_callback_read_char()
         reconcile()
+    }
+
+    /// Whether the field changed since readline's line last followed it (during a walk).
+    private var fieldChangePending = false
+
+    private func catchUpWithField() {
+        guard fieldChangePending else { return }
+        fieldChangePending = false
+        followField()
+        repl.redraw()
     }
 
     /// Leaves readline and the terminal as they were, and exits.
@@ -122,7 +144,7 @@ final class ReadlineDriver {
         sources.forEach { $0.cancel() }
         if repl.isSecure { kbx_rl_wipe() }
         rl_callback_handler_remove()
-        repl.screen.finish(prompt: repl.prompt, text: repl.lineText)
+        repl.screen.finish(prompt: repl.prompt, text: repl.lineText, cursor: characterPoint(roundingUp: false))
         kbx_restore_terminal()
         Foundation.exit(status)
     }
@@ -237,7 +259,74 @@ final class ReadlineDriver {
             MainActor.assumeIsolated { ReadlineDriver.current?.transpose() }
             return 0
         }
+        // A document of several lines is edited as one: Up and Down move between its lines (at the
+        // same column, as far as the line goes), Home and End to its line's ends; in a document of
+        // one line they are readline's own (history, the line's ends).
+        bind(["\\e[A", "\\eOA"]) { count, key in
+            MainActor.assumeIsolated { ReadlineDriver.current?.moveLine(by: -1) ?? false } ? 0 : rl_get_previous_history(count, key)
+        }
+        bind(["\\e[B", "\\eOB"]) { count, key in
+            MainActor.assumeIsolated { ReadlineDriver.current?.moveLine(by: 1) ?? false } ? 0 : rl_get_next_history(count, key)
+        }
+        bind(["\\e[H", "\\eOH", "\\e[1~", "\\C-a"]) { count, key in
+            MainActor.assumeIsolated { ReadlineDriver.current?.moveToLineEdge(end: false) ?? false } ? 0 : rl_beg_of_line(count, key)
+        }
+        bind(["\\e[F", "\\eOF", "\\e[4~", "\\C-e"]) { count, key in
+            MainActor.assumeIsolated { ReadlineDriver.current?.moveToLineEdge(end: true) ?? false } ? 0 : rl_end_of_line(count, key)
+        }
         ReplCommands.bind()
+    }
+
+    private func bind(_ sequences: [String], _ function: @convention(c) (Int32, Int32) -> Int32) {
+        for sequence in sequences {
+            _ = kbx_rl_bind_keyseq(sequence, function)
+        }
+    }
+
+    /// Where the cursor's line begins and ends in the field's text, and the cursor's column in it
+    /// (Characters); `nil` for a document of one line (or a secure field, whose text is not shown).
+    private func cursorLine() -> (text: String, start: Int, end: Int, column: Int)? {
+        let text = repl.lineText
+        guard !repl.isSecure, text.contains(where: \.isNewline) else { return nil }
+        let caret = text.index(text.startIndex, offsetBy: repl.field.cursor, limitedBy: text.endIndex) ?? text.endIndex
+        let lineStart = text[..<caret].lastIndex(where: \.isNewline).map { text.index(after: $0) } ?? text.startIndex
+        let lineEnd = text[caret...].firstIndex(where: \.isNewline) ?? text.endIndex
+        let column = text.distance(from: lineStart, to: caret)
+        let cursor = repl.field.cursor
+        return (text, cursor - column, cursor + text.distance(from: caret, to: lineEnd), column)
+    }
+
+    /// Up (-1) or Down (1) a line, to the same column or the line's end; `false` if the document has
+    /// one line (readline's history then).
+    private func moveLine(by delta: Int) -> Bool {
+        guard let line = cursorLine() else { return false }
+        let text = line.text
+        let target: Int
+        if delta < 0 {
+            guard line.start > 0 else { return true }  // the first line: stay
+            let end = text.index(text.startIndex, offsetBy: line.start - 1)  // the line break before
+            let start = text[..<end].lastIndex(where: \.isNewline).map { text.index(after: $0) } ?? text.startIndex
+            let length = text.distance(from: start, to: end)
+            target = line.start - 1 - length + min(line.column, length)
+        } else {
+            guard line.end < repl.field.count else { return true }  // the last line: stay
+            let start = text.index(text.startIndex, offsetBy: line.end + 1)
+            let end = text[start...].firstIndex(where: \.isNewline) ?? text.endIndex
+            target = line.end + 1 + min(line.column, text.distance(from: start, to: end))
+        }
+        repl.session.userMoveCursor(to: target)
+        followField()
+        repl.redraw()
+        return true
+    }
+
+    /// Home or End of the cursor's line; `false` if the document has one line.
+    private func moveToLineEdge(end: Bool) -> Bool {
+        guard let line = cursorLine() else { return false }
+        repl.session.userMoveCursor(to: end ? line.end : line.start)
+        followField()
+        repl.redraw()
+        return true
     }
 
     private func typeUTF8Byte(_ byte: UInt8) {

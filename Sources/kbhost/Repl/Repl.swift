@@ -271,8 +271,8 @@ final class Repl {
         if case .notChecked = options.setup.licensing { parts.append("LICENSES NOT CHECKED") }
         let row = parts.joined(separator: " · ")
         let width = screen.width - 1
-        func fitted(_ text: String) -> String { screen.style(DisplayWidth.prefix(of: screen.safe(text), fitting: width), "2") }
-        if let running { return [fitted(row + " │ \(running.command)… \(running.snapshots) round trips")] }
+        func fitted(_ text: String) -> String { screen.style(DisplayWidth.fitted(screen.safe(text), columns: width), "2") }
+        if let running { return [fitted(row + " │ \(running.command)… \(Self.roundTrips(running.snapshots))")] }
         guard let message else { return [fitted(row + " │ C-x h: help")] }
         if DisplayWidth.columns(of: screen.safe(row + " │ " + message)) <= width { return [fitted(row + " │ " + message)] }
         return [fitted(row + " │ C-x h: help"), fitted("  " + message)]

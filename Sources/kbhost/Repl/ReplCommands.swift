@@ -58,8 +58,41 @@ extension Repl {
             let result = await session.perform(command)
             running = nil
             message = Self.summary(result)
+            if result.succeeded, command == .readFullDocument, !isSecure { printRead(result) }
+            onFieldChanged?()
             redraw()
         }
+    }
+
+    /// The most lines of a read the REPL prints above the field; `kbhost run --action
+    /// read-full-document` gives it all.
+    static let printedReadLines = 20
+
+    /// What a read returned, above the field, where the terminal keeps it: the text before the
+    /// cursor, a dim "│" where the cursor was, the selection and the text after; at most
+    /// ``printedReadLines`` lines, each cut to the width.
+    private func printRead(_ result: CommandResult) {
+        let width = screen.width - 1
+        let cursor = screen.style("│", "2")
+        let selected = result.selected.map { $0.isEmpty ? "" : screen.style(screen.safe($0), "7") } ?? ""
+        let lines = [screen.style(Self.summary(result) + ":", "1")]
+        // Split before escaping, so a line break ends a line rather than showing as \n.
+        let before = (result.before ?? "").split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        let after = (result.after ?? "").split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
+        var text = before.dropLast().map { DisplayWidth.fitted(screen.safe($0), columns: width) }
+        // The cursor's line: at most half the width before the cursor, the rest after; styled
+        // after cutting.
+        var head = screen.safe(before.last ?? "")
+        if DisplayWidth.columns(of: head) > width / 2 { head = "…" + DisplayWidth.suffix(of: head, fitting: width / 2 - 1) }
+        let tail = screen.safe(after.first ?? "")
+        let room = max(width - 1 - DisplayWidth.columns(of: head), 0)
+        text.append(head + cursor + selected + DisplayWidth.fitted(tail, columns: room))
+        text += after.dropFirst().map { DisplayWidth.fitted(screen.safe($0), columns: width) }
+        if text.count > Self.printedReadLines {
+            let more = text.count - Self.printedReadLines
+            text = Array(text.prefix(Self.printedReadLines)) + [screen.style("… \(more) more line\(more == 1 ? "" : "s") (kbhost run --action read-full-document prints them all)", "2")]
+        }
+        screen.printAbove(lines + text.map { "  " + $0 })
     }
 
     static func summary(_ result: CommandResult) -> String {
@@ -67,7 +100,7 @@ extension Repl {
             let deleted = result.deletedCharacters.map { $0 > 0 ? " after deleting \($0) characters" : "" } ?? ""
             return "\(result.command): \(result.error ?? "failed")\(deleted)"
         }
-        let trips = "\(result.roundTrips ?? 0) round trips" + (result.exact == false ? ", not certain" : "")
+        let trips = roundTrips(result.roundTrips ?? 0) + (result.exact == false ? ", not certain" : "")
         switch result.command {
         case .readFullDocument:
             let before = result.before?.count ?? 0, after = result.after?.count ?? 0
@@ -78,6 +111,11 @@ extension Repl {
         case .moveToBeginning, .moveToEnd:
             return "\(result.command) in \(trips)"
         }
+    }
+
+    /// "1 round trip", "2 round trips".
+    static func roundTrips(_ count: Int) -> String {
+        "\(count) round trip\(count == 1 ? "" : "s")"
     }
 
     static let policies: [ContextPolicy] = [.sentence, .paragraph, .wayland, .characters(64), .unlimited]

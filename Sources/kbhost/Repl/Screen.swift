@@ -1,36 +1,49 @@
 import Foundation
 import KeyboardHost
 
-/// The REPL's part of the terminal: the field's row (prompt and line), and beneath it a status row
-/// and the keyboard. Everything is drawn relative to the field's row with plain cursor moves, each
-/// row clipped to the width so nothing wraps; lines the REPL prints (submissions, help, the
-/// inspector) go above, into the scrollback.
+/// The REPL's part of the terminal: the field's rows (the prompt and the document, a row per line
+/// around the cursor's), and beneath them a status row and the keyboard. Everything is drawn relative
+/// to the cursor's row with plain cursor moves, each row clipped to the width so nothing wraps; lines
+/// the REPL prints (submissions, help, the inspector, what a read returned) go above, into the
+/// scrollback, where the terminal scrolls them.
 @MainActor
 final class Screen {
     let colors: Bool
+    /// The most rows the field takes; fewer on a short terminal, so the keyboard stays on screen.
+    static let maximumFieldRows = 8
 
     init(colors: Bool) {
         self.colors = colors
     }
 
     /// Columns of the terminal (80 when it cannot be asked).
-    var width: Int {
+    var width: Int { size.columns }
+
+    /// Rows and columns of the terminal (24 × 80 when it cannot be asked).
+    var size: (rows: Int, columns: Int) {
         var size = winsize()
-        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 80 }
-        return Int(size.ws_col)
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return (24, 80) }
+        return (size.ws_row > 0 ? Int(size.ws_row) : 24, Int(size.ws_col))
     }
 
-    /// Draws the field's row with the cursor after `cursor` Characters of `text`, and `below` under it.
+    /// Which of the field's rows the terminal's cursor was left on by the last drawing: the next one
+    /// starts by going back up to the first.
+    private var cursorRow = 0
+
+    /// Draws the field's rows with the cursor after `cursor` Characters of `text`, and `below` under them.
     func draw(prompt: String, text: String, cursor: Int, below: [String]) {
-        let width = self.width
-        let (line, column) = fieldRow(prompt: prompt, text: text, cursor: cursor, width: width)
-        var out = "\r" + line + Self.clearLine
-        for row in below {
-            out += "\r\n" + row + Self.clearLine
+        let size = self.size
+        let maximumRows = max(1, min(Self.maximumFieldRows, size.rows - below.count - 1))
+        let field = FieldRows(prompt: prompt, text: text, cursor: cursor, width: size.columns, maximumRows: maximumRows, style: style)
+        var out = up(cursorRow) + "\r"
+        for (index, row) in (field.rows + below).enumerated() {
+            out += (index > 0 ? "\r\n" : "") + row + Self.clearLine
         }
         out += Self.clearBelow
-        if !below.isEmpty { out += "\u{1B}[\(below.count)A" }
-        out += "\r" + (column > 0 ? "\u{1B}[\(column)C" : "")
+        let rowsUnder = field.rows.count - 1 - field.cursorRow + below.count
+        if rowsUnder > 0 { out += "\u{1B}[\(rowsUnder)A" }
+        out += "\r" + (field.cursorColumn > 0 ? "\u{1B}[\(field.cursorColumn)C" : "")
+        cursorRow = field.cursorRow
         write(out)
     }
 
@@ -42,45 +55,26 @@ final class Screen {
 
     /// Prints `lines` above the field (into the scrollback); the caller draws again after.
     func printAbove(_ lines: [String]) {
-        write("\r" + Self.clearBelow + lines.map { $0 + Self.clearLine }.joined(separator: "\r\n") + "\r\n")
+        write(up(cursorRow) + "\r" + Self.clearBelow + lines.map { $0 + Self.clearLine }.joined(separator: "\r\n") + "\r\n")
+        cursorRow = 0
     }
 
-    /// Leaves the field's row as it is, clears what is below, and moves to a new line: the terminal is
-    /// handed back clean.
-    func finish(prompt: String, text: String) {
-        let (line, _) = fieldRow(prompt: prompt, text: text, cursor: text.count, width: width)
-        write("\r" + line + Self.clearLine + Self.clearBelow + "\r\n")
+    /// Leaves the field's rows as they are, clears what is below, and moves to a new line: the
+    /// terminal is handed back clean.
+    func finish(prompt: String, text: String, cursor: Int) {
+        let size = self.size
+        let field = FieldRows(prompt: prompt, text: text, cursor: cursor, width: size.columns,
+                              maximumRows: max(1, min(Self.maximumFieldRows, size.rows - 1)), style: style)
+        write(up(cursorRow) + "\r" + field.rows.map { $0 + Self.clearLine }.joined(separator: "\r\n") + Self.clearBelow + "\r\n")
+        cursorRow = 0
     }
 
     func style(_ text: String, _ code: String) -> String {
         colors ? "\u{1B}[\(code)m" + text + "\u{1B}[0m" : text
     }
 
-    /// The row: the prompt, then as much of the text around the cursor as fits (a single-line field
-    /// scrolls sideways), and the column of the cursor.
-    private func fieldRow(prompt: String, text: String, cursor: Int, width: Int) -> (String, Int) {
-        let prompt = TerminalText.escaped(prompt)
-        let promptWidth = DisplayWidth.columns(of: prompt)
-        let room = max(width - 1 - promptWidth, 4)
-        // Out from the cursor, one Character at a time: as much before it as leaves a column for the
-        // cursor, then as much after as fits. Costs the row's width, not the line's length. Each
-        // Character as it is shown: a line break or an escape in the field drawn escaped, never acted on.
-        let characters = Array(text)
-        func shown(_ index: Int) -> String { TerminalText.escaped(String(characters[index])) }
-        let cursor = min(cursor, characters.count)
-        var start = cursor
-        var before = 0
-        while start > 0, before + DisplayWidth.columns(of: shown(start - 1)) <= room - 1 {
-            start -= 1
-            before += DisplayWidth.columns(of: shown(start))
-        }
-        var end = cursor
-        var used = before
-        while end < characters.count, used + DisplayWidth.columns(of: shown(end)) <= room {
-            used += DisplayWidth.columns(of: shown(end))
-            end += 1
-        }
-        return (style(prompt, "1;36") + TerminalText.escaped(String(characters[start..<end])), promptWidth + before)
+    private func up(_ rows: Int) -> String {
+        rows > 0 ? "\u{1B}[\(rows)A" : ""
     }
 
     /// The terminal's bell: the key click of a keyboard whose key feedback has sound.
