@@ -52,11 +52,11 @@ public final class Tmux: @unchecked Sendable {
     /// Waits until the screen satisfies `condition`, and returns it; fails after `seconds` with the
     /// screen as it was, so a failure shows what the user would have seen.
     @discardableResult
-    public func waitFor(_ what: String, seconds: Double = 15, _ condition: (String) -> Bool) throws -> String {
+    public func waitFor(_ what: String, seconds: Double = 15, scrollback: Bool = false, _ condition: (String) -> Bool) throws -> String {
         let deadline = Date().addingTimeInterval(seconds)
         var last = ""
         while Date() < deadline {
-            last = try screen()
+            last = try scrollback ? screenAndScrollback() : screen()
             if condition(last) { return last }
             usleep(50_000)
         }

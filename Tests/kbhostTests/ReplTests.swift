@@ -265,6 +265,32 @@ struct ReplTests {
         #expect(printed.contains(" round trips:\n  Hello there.\n  Secon│d line.\n  third\n"), "\(printed)")
     }
 
+    /// A key that shows a character but types none (here ▶, an action that adds an acute accent) is
+    /// tapped by typing the character.
+    @Test func aKeyIsTappedByTheCharacterItShows() throws {
+        let json = #"{\"layout\":{\"subKeyboards\":[{\"mode\":\"letters\",\"rows\":[[{\"code\":\"input\",\"label\":\"a\"},{\"code\":\"input\",\"label\":\"b\"},{\"code\":\"action:accent\",\"label\":\"▶\"},{\"code\":\"delete\",\"label\":\"del\"}]]}]}}"#
+        let path = try CFixture.build("playKey", defines: ["FIXTURE_CONFIGURATION=\"\(json)\""])
+        let terminal = try Tmux(try BuildProducts.kbhost() + " --allow-unlicensed \(path)", width: 80)
+        try terminal.waitFor("the keys") { $0.contains("▶") }
+        try terminal.type("a▶")
+        try terminal.waitFor("the accent the ▶ key adds") { fieldText($0) == "a\u{301}" }
+    }
+
+    /// The inspector fits an 80 × 24 terminal with the field and the keyboard, and names the page as
+    /// the status row does.
+    @Test func theInspectorFitsAndNamesThePage() throws {
+        let hello = try BuildProducts.sample("HelloKeyboard")
+        let terminal = try Tmux(try BuildProducts.kbhost() + " \(hello) --text 'One. Two 3'", width: 80, height: 24)
+        try terminal.waitFor("the field") { fieldText($0) == "One. Two 3" }
+        try terminal.type("4")
+        try terminal.waitFor("the numbers page") { $0.contains("· numbers ·") }
+        try terminal.press("C-x", "i")
+        let screen = try terminal.waitFor("the inspector") { $0.contains("proxy inspector: ") }
+        #expect(screen.contains("keyboard                   numbers (sub-keyboard 1), shift off"))
+        #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 80 })
+        #expect(screen.contains("Hello Keyboard › One. Two 34"))
+    }
+
     @Test func theKeyboardCanBeHidden() throws {
         let terminal = try repl("--hide-keyboard HELLO")
         try terminal.type("ok")

@@ -81,6 +81,53 @@ struct SamplesCommandTests {
         try terminal.type("482915")
         try terminal.press("Enter")
         try terminal.waitFor("confirm") { $0.contains("usage changed (usage: confirm)") }
+        try terminal.type("482915")
+        try terminal.press("Enter")
+        // Created, the keyboard dismisses itself: the state is on the status row, a key says how to
+        // bring it back, and C-x k shows a new appearance, which asks for the passcode.
+        try terminal.waitFor("created and dismissed") {
+            $0.contains("dismissed (C-x k)") && $0.contains("passcode created (user: default)") && !$0.contains("done")
+        }
+        try terminal.type("1")
+        try terminal.waitFor("how to bring it back") { $0.contains("Secure Passcode dismissed itself: C-x k shows it again") }
+        try terminal.press("C-x", "k")
+        try terminal.waitFor("a new appearance, authenticating") { $0.contains("usage changed (usage: authenticate)") && $0.contains("done") }
+        try terminal.type("12")
+        try terminal.waitFor("typing again, in dots") { $0.contains("Secure Passcode › ⬤⬤") }
+        // Everything the status row said, in order, in the log.
+        try terminal.press("C-x", "l")
+        let log = try terminal.waitFor("the log", scrollback: true) { $0.contains("event log: ") && $0.contains("Passcode shown again\n") }
+        let order = ["usage changed (usage: create)", "passcode rule failed", "usage changed (usage: confirm)", "passcode created", "dismissed itself", "shown again"]
+        let places = order.map { log.range(of: $0)?.lowerBound }
+        #expect(!places.contains(nil), "\(log)")
+        #expect(places.compactMap { $0 } == places.compactMap { $0 }.sorted(), "\(log)")
+    }
+
+    /// C-x t taps any key by its label, or part of it, or its place: the toolbar's keys type no
+    /// character, so nothing else taps them.
+    @Test func theQwertyToolbarIsTappedByTheKeyPicker() throws {
+        let terminal = try Tmux(try BuildProducts.kbhost() + " " + (try BuildProducts.sample("QwertyKeyboard")) + " --text 'One. Two three'", width: 110)
+        try terminal.waitFor("the toolbar") { $0.contains("read all") }
+        try terminal.type("x")
+        try terminal.waitFor("an ordinary key first") { $0.contains("QWERTY › One. Two threex") }
+        try terminal.press("C-x", "t")
+        try terminal.waitFor("the picker, with every key") { $0.contains("tap: ▏ → read all (1 of ") }
+        try terminal.type("read")
+        try terminal.waitFor("one match") { $0.contains("tap: read▏ → read all (1 of 1)") }
+        try terminal.press("Enter")
+        try terminal.waitFor("the read's counts") { $0.contains("read all (characters: 15, lines: 1, roundTrips: ") }
+        // By place: row 1, key 2 is "clear all".
+        try terminal.press("C-x", "t")
+        try terminal.type("1,2")
+        try terminal.waitFor("the key at 1,2") { $0.contains("→ clear all (1 of 1)") }
+        try terminal.press("Enter")
+        try terminal.waitFor("the document cleared") { $0.contains("clear all (deletedCharacters: 15") }
+        // C-g leaves without tapping; Tab outside the picker says what to do.
+        try terminal.press("C-x", "t")
+        try terminal.type("word")
+        try terminal.press("C-g")
+        try terminal.press("Tab")
+        try terminal.waitFor("Tab's hint") { $0.contains("QWERTY has no tab key; C-x t taps any key by its label") }
     }
 
     @Test func theQwertyKeyboardInTheRepl() throws {

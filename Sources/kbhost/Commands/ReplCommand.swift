@@ -7,13 +7,15 @@ struct ReplCommand: AsyncParsableCommand {
         commandName: "repl",
         abstract: "Type in the terminal through keyboard extensions (the default command).",
         discussion: """
-            The line is a text field; the active keyboard is drawn under it. Typed keys tap the keyboard's \
-            keys (by position on a pad that asks for it, else by label, with shift and mode keys as \
-            needed); Backspace taps its delete key; Enter its return key, which submits the line. \
-            readline's motion and editing keys (arrows, Home/End, C-a, C-e, C-k, C-w, ...) act on the field \
-            as the user. C-x starts a command: n next keyboard, r read the whole document, d delete it, \
-            b/e move to its beginning/end, p next context policy, i proxy inspector, k show or hide the \
-            keyboard, h help. C-c clears the line; C-d on an empty line exits.
+            The field is drawn a row per line around the cursor's; the active keyboard is drawn under it. \
+            Typed keys tap the keyboard's keys (by position on a pad that asks for it, else by label, with \
+            shift and mode keys as needed); Backspace taps its delete key; Enter its return key, which \
+            submits the line. readline's motion and editing keys (arrows, Home/End, C-a, C-e, C-k, C-w, \
+            ...) act on the field as the user; Up and Down move between lines. C-x starts a command: n \
+            next keyboard, r read the whole document (and print it), d delete it, b/e move to its \
+            beginning/end, t tap any key by its label (a toolbar's keys, keys that type no character), \
+            p next context policy, i proxy inspector, l the event log, k show or hide the keyboard (and \
+            show one that dismissed itself), h help. C-c clears the line; C-d on an empty line exits.
 
             Each keyboard runs in a process of its own (--isolation process): if it crashes, hangs or \
             floods the host, the line says so, your text stays, keys then type into the field directly, \

@@ -151,6 +151,7 @@ final class ReadlineDriver {
 
     /// Ctrl-C: the line is abandoned and a new, empty document begins.
     private func clearLine() {
+        if repl.cancelPick() { return }
         repl.session.replaceDocument(with: "")
         repl.message = "line cleared"
         repl.redraw()
@@ -243,6 +244,13 @@ final class ReadlineDriver {
                 MainActor.assumeIsolated { ReadlineDriver.current?.repl.enter() }
                 return 0
             }
+        }
+        kbx_rl_bind_key(9) { _, _ in  // Tab
+            MainActor.assumeIsolated { ReadlineDriver.current?.repl.tabKey() }
+            return 0
+        }
+        kbx_rl_bind_key(7) { _, _ in  // C-g: leave the key picker (readline's abort otherwise)
+            MainActor.assumeIsolated { ReadlineDriver.current?.repl.cancelPick() ?? false } ? 0 : rl_abort(0, 7)
         }
         // Forward delete by Character (readline's deletes a code point, which can split a cluster);
         // on an empty line C-d ends the REPL, as in a shell.

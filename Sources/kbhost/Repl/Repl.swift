@@ -25,11 +25,24 @@ final class Repl {
     let screen: Screen
 
     /// A secure field: the extension asked for one, or --secure.
-    var isSecure: Bool { options.secure || session.configuration?.requestsSecureEntry == true }
+    var isSecure: Bool { options.secure || (session.configuration?.requestsSecureEntry ?? securedBeforeDismissal) }
+    /// Whether the keyboard that dismissed itself had asked for a secure field: the field stays one
+    /// while it is gone.
+    private var securedBeforeDismissal = false
     /// The last key tapped, highlighted on the keyboard.
     var lastKey: KeyPosition?
-    /// The status row's message: a result, an error, a hint.
-    var message: String?
+    /// Whether the keyboard dismissed itself (`dismissKeyboard`): it is gone until C-x k shows it
+    /// again, a new appearance.
+    private(set) var isDismissed = false
+    /// C-x t's key picker, while the user picks a key to tap.
+    private(set) var picker: KeyPicker?
+    /// The status row's message: a result, an error, a hint. Each is kept in ``log`` too, for the
+    /// status row shows only the latest.
+    var message: String? {
+        didSet { if let message, message != oldValue { log.append(message) } }
+    }
+    /// Everything the status row said, oldest first (the latest 1000): C-x l prints it.
+    private(set) var log = RecentLog<String>(capacity: 1000)
     /// A command in flight (read, delete, move) and the snapshots pushed since it started.
     var running: (command: HostCommand, snapshots: Int)?
     /// The latest events between host and extension, for the inspector.
@@ -68,7 +81,10 @@ final class Repl {
                 message = "\(name): \(error)"
                 redraws = false
             case .request(.advanceToNextInputMode): nextKeyboard()
-            case .request(.dismissKeyboard): options.showKeyboard = false
+            case .request(.dismissKeyboard):
+                // After the extension's call returns: the instance ends, as on iOS, where the next
+                // appearance is a new keyboard.
+                DispatchQueue.main.async { [weak self] in MainActor.assumeIsolated { self?.dismiss() } }
             case .extensionEvent(let reported): message = reported.description  // the status row names the keyboard
             case .fault(let fault):
                 running = nil
@@ -105,15 +121,126 @@ final class Repl {
     /// letter's key as it is, as a thumb on a phone does: the keyboard's capital stands. (`kbhost run
     /// --type` and piped lines type exactly what they are given instead.)
     func type(_ character: Character) {
+        if saidDismissed() { return }
+        if picker != nil {
+            picker?.type(character)
+            redraw()
+            return
+        }
         if isPlain {
             session.userInsertText(String(character))
             redraw()
             return
         }
         if !tapPlanned(.character(character), lettersAsTheyAre: character.isLowercase) {
-            message = "\(session.loadedExtension.name) has no key for \(String(character).debugDescription)"
+            // A key that shows the character but types nothing (a ▶, a ⌫ of the keyboard's own).
+            if let key = keyLabelled(String(character)) {
+                tap(key)
+                return
+            }
+            message = "\(session.loadedExtension.name) has no key for \(String(character).debugDescription); C-x t taps any key by its label"
             redraw()
         }
+    }
+
+    /// The key on the shown page whose label is `label`.
+    private func keyLabelled(_ label: String) -> KeyPosition? {
+        guard let layout = session.configuration?.layout else { return nil }
+        let sub = session.keyboardState.subKeyboard
+        for (row, keys) in (layout.subKeyboards[safe: sub]?.rows ?? []).enumerated() {
+            if let column = keys.firstIndex(where: { $0.label == label }) {
+                return KeyPosition(subKeyboard: sub, row: row, column: column)
+            }
+        }
+        return nil
+    }
+
+    // MARK: Dismissed
+
+    /// The keyboard asked to be dismissed: it is hidden (its instance ends) and keys do nothing
+    /// but say how to bring it back.
+    private func dismiss() {
+        guard session.isShown else { return }
+        picker = nil
+        securedBeforeDismissal = isSecure
+        session.hide()
+        isDismissed = true
+        log.append("\(session.loadedExtension.name) dismissed itself")
+        redraw()
+    }
+
+    /// C-x k: a dismissed keyboard is shown again (a new instance, as when a user taps the field
+    /// again); else the keyboard's drawing is shown or hidden.
+    func showOrHideKeyboard() {
+        guard isDismissed else {
+            options.showKeyboard.toggle()
+            redraw()
+            return
+        }
+        do {
+            message = nil
+            try session.show()
+            isDismissed = false
+            options.showKeyboard = true
+            // What the new appearance said first stays on the status row; the log has both.
+            let shown = "\(session.loadedExtension.name) shown again"
+            if message == nil { message = shown } else { log.append(shown) }
+        } catch {
+            message = error.advice
+        }
+        redraw()
+    }
+
+    /// While dismissed, a key says so (and how to bring the keyboard back) instead of doing nothing.
+    private func saidDismissed() -> Bool {
+        guard isDismissed else { return false }
+        message = "\(session.loadedExtension.name) dismissed itself: C-x k shows it again"
+        redraw()
+        return true
+    }
+
+    // MARK: Picking a key (C-x t)
+
+    /// Starts picking a key of the page shown, to tap it.
+    func pickKey() {
+        if saidDismissed() { return }
+        guard !isPlain, let layout = session.configuration?.layout else {
+            message = isPlain ? "the keyboard failed: C-x R starts it again" : "the keyboard shows no keys"
+            redraw()
+            return
+        }
+        if !options.showKeyboard { options.showKeyboard = true }
+        picker = KeyPicker(layout: layout, page: session.keyboardState.subKeyboard)
+        redraw()
+    }
+
+    /// Leaves the picker without tapping; `false` if none was open.
+    @discardableResult
+    func cancelPick() -> Bool {
+        guard picker != nil else { return false }
+        picker = nil
+        message = nil
+        redraw()
+        return true
+    }
+
+    /// Tab: the picker's next key; else the keyboard's tab key, if it has one.
+    func tabKey() {
+        if picker != nil {
+            picker?.next()
+            redraw()
+        } else if !isPlain, !tapPlanned(.character("\t"), lettersAsTheyAre: false) {
+            message = "\(session.loadedExtension.name) has no tab key; C-x t taps any key by its label"
+            redraw()
+        } else if isPlain {
+            type("\t")
+        }
+    }
+
+    /// The label of the key at `position` on the keyboard shown, as the status row says it.
+    private func label(_ position: KeyPosition) -> String {
+        let key = session.configuration?.layout.subKeyboards[safe: position.subKeyboard]?.rows[safe: position.row]?[safe: position.column]
+        return key.map { $0.label.isEmpty ? $0.code.description : $0.label } ?? "?"
     }
 
     /// The key on the shown page labelled with `letter`, in either case.
@@ -170,11 +297,23 @@ final class Repl {
     /// Enter: the return key, whose line break submits the field; else the done key (a PIN pad's);
     /// the field alone if there is neither.
     func enter() {
+        if saidDismissed() { return }
+        if let picker {
+            self.picker = nil
+            if let choice = picker.choice { tap(choice) } else { redraw() }
+            return
+        }
         if isPlain || (!tap(.return) && !tap(.done)) { session.userSubmit() }
     }
 
     /// Backspace: the delete key; the field alone if there is none.
     func backspace() {
+        if saidDismissed() { return }
+        if picker != nil {
+            picker?.deleteBackward()
+            redraw()
+            return
+        }
         if isPlain || !tap(.delete) { session.userDeleteBackward() }
     }
 
@@ -249,11 +388,11 @@ final class Repl {
 
     private func rowsBelow() -> [String] {
         var rows = statusRows()
-        if options.showKeyboard, !isPlain, let layout = session.configuration?.layout {
+        if options.showKeyboard, !isPlain, !isDismissed, let layout = session.configuration?.layout {
             let appearance = session.configuration?.appearance ?? Appearance()
             let renderer = KeyboardRenderer(width: screen.width, colors: options.colors, appearance: appearance)
             let highlightsKey = session.configuration?.typing.keyFeedback.highlight ?? true
-            rows += renderer.lines(layout: layout, state: session.keyboardState, highlighted: highlightsKey ? lastKey : nil)
+            rows += renderer.lines(layout: layout, state: session.keyboardState, highlighted: picker?.choice ?? (highlightsKey ? lastKey : nil))
         }
         return rows
     }
@@ -262,16 +401,24 @@ final class Repl {
     /// own under it rather than being cut.
     private func statusRows() -> [String] {
         let state = session.keyboardState
-        let mode = session.configuration?.layout.subKeyboards[safe: state.subKeyboard]?.mode.rawValue ?? "?"
-        var parts = ["\(session.loadedExtension.name) (\(active + 1)/\(extensions.count))", isPlain ? "plain keyboard" : mode]
+        let mode = session.configuration?.layout.subKeyboards[safe: state.subKeyboard]?.mode.rawValue
+        var parts = ["\(session.loadedExtension.name) (\(active + 1)/\(extensions.count))"]
+        if isPlain { parts.append("plain keyboard") } else if let mode { parts.append(mode) }
         if state.shift != .off { parts.append(state.shift == .on ? "shift" : "caps lock") }
         parts.append(session.policy.description)
         if session.platform != .exact { parts.append(session.platform.description) }
         if isSecure { parts.append("secure") }
+        if isDismissed { parts.append("dismissed (C-x k)") }
         if case .notChecked = options.setup.licensing { parts.append("LICENSES NOT CHECKED") }
         let row = parts.joined(separator: " · ")
         let width = screen.width - 1
         func fitted(_ text: String) -> String { screen.style(DisplayWidth.fitted(screen.safe(text), columns: width), "2") }
+        if let picker {
+            // A row of its own. A secure field's picker shows neither what is typed nor the key
+            // (the pad lights it).
+            let status = isSecure ? "tap: \(String(repeating: "⬤", count: picker.query.count))▏  Tab: next · Enter: tap · C-g: leave" : picker.status(label: label)
+            return [fitted(row + " │ picking a key"), fitted("  " + status)]
+        }
         if let running { return [fitted(row + " │ \(running.command)… \(Self.roundTrips(running.snapshots))")] }
         guard let message else { return [fitted(row + " │ C-x h: help")] }
         if DisplayWidth.columns(of: screen.safe(row + " │ " + message)) <= width { return [fitted(row + " │ " + message)] }

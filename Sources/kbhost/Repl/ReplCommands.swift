@@ -16,12 +16,11 @@ enum ReplCommands {
         Command(key: "d", help: "delete the whole document") { $0.run(.deleteFullDocument) },
         Command(key: "b", help: "move to the beginning") { $0.run(.moveToBeginning) },
         Command(key: "e", help: "move to the end") { $0.run(.moveToEnd) },
+        Command(key: "t", help: "tap any key: type part of its label, Tab, Enter") { $0.pickKey() },
         Command(key: "p", help: "next context policy") { $0.nextPolicy() },
         Command(key: "i", help: "proxy inspector") { $0.inspect() },
-        Command(key: "k", help: "show or hide the keyboard") { repl in
-            repl.options.showKeyboard.toggle()
-            repl.redraw()
-        },
+        Command(key: "l", help: "the event log: all the status row said") { $0.printLog() },
+        Command(key: "k", help: "show or hide the keyboard; show one that dismissed itself") { $0.showOrHideKeyboard() },
         Command(key: "R", help: "restart a keyboard that failed") { $0.restart() },
         Command(key: "h", help: "this help") { $0.help() },
     ]
@@ -128,28 +127,48 @@ extension Repl {
         redraw()
     }
 
-    /// What the extension's proxy sees now, and the latest calls between host and extension.
+    /// What the extension's proxy sees now, and the latest calls between host and extension: at most
+    /// ``inspectorCallbacks`` of them, each line cut to the width, so it fits an 80 × 24 terminal
+    /// with the field and the keyboard.
     func inspect() {
         let field = self.field
         let policy = session.policy
+        let width = screen.width - 1
         func shown(_ text: String) -> String {
             isSecure ? String(repeating: "⬤", count: text.count) : text.debugDescription
         }
         let traits = field.traits
+        let state = session.keyboardState
+        let page = session.configuration?.layout.subKeyboards[safe: state.subKeyboard]?.mode.rawValue ?? "none shown"
         var lines = [
-            screen.style("proxy inspector — \(screen.safe(session.loadedExtension.description))", "1"),
-            "  policy                     \(policy)",
-            "  documentContextBeforeInput \(shown(field.contextBefore(policy)))",
-            "  documentContextAfterInput  \(shown(field.contextAfter(policy)))",
-            "  selectedText               \(field.selection.isEmpty ? "nil" : shown(field.selectedText))",
-            "  selection                  \(field.selection) of \(field.count) characters",
-            "  documentIdentifier         \(field.documentIdentifier)",
-            "  traits                     keyboardType \(traits.keyboardType), returnKeyType \(traits.returnKeyType), "
-                + "autocapitalization \(traits.autocapitalizationType), secure \(isSecure)",
-            "  keyboard                   sub-keyboard \(session.keyboardState.subKeyboard), shift \(session.keyboardState.shift)",
-            "  last callbacks",
-        ]
-        lines += recentEvents.map { "    \(screen.safe($0.description))" }
+            "policy                     \(policy)",
+            "documentContextBeforeInput \(shown(field.contextBefore(policy)))",
+            "documentContextAfterInput  \(shown(field.contextAfter(policy)))",
+            "selectedText               \(field.selection.isEmpty ? "nil" : shown(field.selectedText))",
+            "selection                  \(field.selection) of \(field.count) characters",
+            "documentIdentifier         \(field.documentIdentifier)",
+            "traits                     \(traits.keyboardType), return \(traits.returnKeyType), "
+                + "autocapitalization \(traits.autocapitalizationType)\(isSecure ? ", secure" : "")",
+            "keyboard                   \(page) (sub-keyboard \(state.subKeyboard)), shift \(state.shift)\(isDismissed ? ", dismissed" : "")",
+            "last callbacks",
+        ].map { DisplayWidth.fitted("  " + screen.safe($0), columns: width) }
+        lines += recentEvents.suffix(Self.inspectorCallbacks).map { DisplayWidth.fitted("    " + screen.safe($0.description), columns: width) }
+        screen.printAbove([screen.style(DisplayWidth.fitted("proxy inspector: " + screen.safe(session.loadedExtension.description), columns: width), "1")] + lines)
+        redraw()
+    }
+
+    /// The callbacks the inspector lists; C-x l has everything the status row said.
+    static let inspectorCallbacks = 6
+
+    /// The event log above the field, where the terminal scrolls back through it.
+    func printLog() {
+        let width = screen.width - 1
+        var lines = [screen.style("event log: \(log.total) entr\(log.total == 1 ? "y" : "ies")" + (log.dropped > 0 ? ", the latest \(log.count)" : ""), "1")]
+        let first = log.total - log.count + 1
+        lines += log.enumerated().map { index, entry in
+            DisplayWidth.fitted("  \(first + index)  " + screen.safe(entry), columns: width)
+        }
+        if log.isEmpty { lines.append("  nothing yet") }
         screen.printAbove(lines)
         redraw()
     }
@@ -160,9 +179,11 @@ extension Repl {
             "  printable keys  tap the key that types them     Backspace  the delete key",
             "  Enter           the return key (submits)        C-c        clear the line",
             "  arrows, Home/End, C-a, C-e, C-k, C-w, M-b, M-f …  edit the field as the user",
+            "  Up/Down         a line up or down (several lines), else history",
             "  C-d             delete forward; on an empty line: exit",
         ]
         lines += ReplCommands.commands.map { "  C-x \($0.key)           \($0.help)" }
+        lines = lines.map { DisplayWidth.fitted($0, columns: screen.width - 1) }
         screen.printAbove(lines)
         redraw()
     }
