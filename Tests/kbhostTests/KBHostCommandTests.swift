@@ -452,6 +452,47 @@ struct KBHostCommandTests {
         }
     }
 
+    /// --trace writes every call both ways as JSON lines; the same run traced in process and isolated
+    /// reads the same (but the document's identifier, new on every run), for the wire is one.
+    @Test func aTraceIsEveryCallAndTheSameWhereverTheExtensionRuns() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func trace(_ isolation: String) throws -> [[String: Any]] {
+            let file = folder.appendingPathComponent("\(isolation).jsonl").path
+            let result = try kbhost("run", try hello, "--type", "hi{delete}", "--isolation", isolation, "--trace", file)
+            #expect(result.status == 0, "\(result.standardError)")
+            return try String(contentsOfFile: file, encoding: .utf8).split(separator: "\n").map {
+                var line = try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+                line["documentIdentifier"] = nil
+                return line
+            }
+        }
+        let inProcess = try trace("in-process"), isolated = try trace("process")
+        #expect(inProcess.map { $0 as NSDictionary } == isolated.map { $0 as NSDictionary })
+        let calls = inProcess.map { $0["call"] as? String ?? "?" }
+        #expect(calls.first == "create_instance" && calls.last == "destroy_instance")
+        #expect(calls.filter { $0 == "key_event" }.count == 3)
+        #expect(inProcess.compactMap { $0["text"] as? String } == ["h", "i"])
+        #expect(calls.contains("delete_backward"))
+        // Each key event is answered after what the extension called during it.
+        let firstKey = try #require(calls.firstIndex(of: "key_event"))
+        #expect(Array(calls[firstKey...].prefix(3)) == ["key_event", "insert_text", "returned"])
+        #expect(inProcess.compactMap { $0["n"] as? Int } == Array(1...inProcess.count))
+        #expect(inProcess.last { $0["call"] as? String == "update_snapshot" }?["before"] as? String == "h")
+        // The license's key is there; its secret is not (a trace goes into bug reports).
+        let configuration = inProcess.first { $0["of"] as? String == "create_configuration" }?["configuration"] as? [String: Any]
+        let license = configuration?["license"] as? [String: Any]
+        #expect((license?["licenseKey"] as? String)?.isEmpty == false)
+        #expect(license?["licenseSecret"] as? String == "(not traced)")
+    }
+
+    @Test func aTraceThatCannotBeWrittenIsABadArgument() throws {
+        let result = try kbhost("run", try hello, "--trace", "/nonexistent/folder/t.jsonl")
+        #expect(result.status == 64)
+        #expect(result.standardError.hasPrefix("kbhost: error: --trace '/nonexistent/folder/t.jsonl': "))
+    }
+
     /// `list` has no session, so it takes no options that shape one.
     @Test func listTakesNoSessionOptions() throws {
         for option in [["--policy", "sentence"], ["--latency", "5"], ["--platform", "ios"]] {

@@ -337,6 +337,21 @@ struct PipedReplTests {
         #expect(result.standardError == "kbhost: error: line 2, character 4: Hello Keyboard has no key that types \"~\"; skipped\n")
     }
 
+    /// The REPL traces too; a secure field's text reaches the trace as dots only.
+    @Test func theReplTracesAndASecureFieldsTextStaysOutOfTheTrace() throws {
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("trace-\(UUID()).jsonl").path
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let plain = try Command.run(try BuildProducts.kbhost(), [try BuildProducts.sample("HelloKeyboard"), "--trace", file], input: "hey\n")
+        #expect(plain.status == 0)
+        var trace = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(trace.contains(#""text":"y""#) && trace.contains(#""before":"hey""#))
+        let secure = try Command.run(try BuildProducts.kbhost(), [try BuildProducts.sample("HelloKeyboard"), "--secure", "--trace", file], input: "hey\n")
+        #expect(secure.status == 0)
+        trace = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(trace.contains(#""text":"⬤""#) && trace.contains(#""before":"⬤⬤⬤""#))
+        #expect(!trace.contains("hey") && !trace.contains(#""text":"y""#))
+    }
+
     @Test func anExtensionCanAskForASecureField() throws {
         let json = #"{\"requestsSecureEntry\":true,\"layout\":{\"subKeyboards\":[{\"mode\":\"letters\",\"rows\":[[{\"code\":\"input\",\"label\":\"a\"},{\"code\":\"input\",\"label\":\"b\"}]]}]}}"#
         let path = try CFixture.build("secureRequested", defines: ["FIXTURE_CONFIGURATION=\"\(json)\""])

@@ -58,7 +58,10 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// The host's loop and clock.
     public let scheduler: any HostScheduler
 
+    /// The line to the extension: the ``transport``, or a ``TracingConnection`` around it.
     let connection: any ExtensionConnection
+    /// In process or a child process: what the instance handle, the limits and the child's id come from.
+    private let transport: any ExtensionConnection
     public private(set) var isShown = false
     /// How the extension failed, if it did (isolation): it is then not shown; ``show()`` starts it anew.
     public private(set) var fault: ExtensionFault?
@@ -70,19 +73,27 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// Host commands under way, and their answers.
     let commands: HostCommandQueue
 
+    /// A session of `loadedExtension` on `textField`. With a `trace`, every call between host and
+    /// extension is written to it (``CallTrace``).
     public init(
         extension loadedExtension: LoadedExtension, textField: TextField = TextField(),
         policy: ContextPolicy = .sentence, licensing: Licensing = .notChecked,
-        scheduler: any HostScheduler = MainQueueScheduler()
+        scheduler: any HostScheduler = MainQueueScheduler(), trace: CallTrace? = nil
     ) {
         self.loadedExtension = loadedExtension
         self.textField = textField
         self.policy = policy
         self.licensing = licensing
         self.scheduler = scheduler
-        connection = loadedExtension.isInProcess
+        let transport: any ExtensionConnection = loadedExtension.isInProcess
             ? InProcessConnection(loadedExtension, scheduler: scheduler)
             : ProcessConnection(loadedExtension, scheduler: scheduler)
+        self.transport = transport
+        if let trace {
+            connection = TracingConnection(transport, trace: trace, extension: loadedExtension.identifier, clock: scheduler)
+        } else {
+            connection = transport
+        }
         commands = HostCommandQueue(scheduler: scheduler)
         connection.delegate = self
         commands.onFinished = { [weak self] result in self?.onEvent?(.commandFinished(result.command, succeeded: result.succeeded)) }
@@ -97,17 +108,17 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
 
     /// The extension's handle for its current instance: for the testing module, which can turn it back
     /// into the controller when the extension runs on its own copy of the SDK.
-    package var instanceHandle: OpaquePointer? { (connection as? InProcessConnection)?.instanceHandle }
+    package var instanceHandle: OpaquePointer? { (transport as? InProcessConnection)?.instanceHandle }
 
     /// What an extension in a child process may do before the host stops it (a callback unanswered,
     /// a flood, memory); no effect in process. Applies from the next message on.
     public var isolationLimits: IsolationLimits {
-        get { (connection as? ProcessConnection)?.limits ?? .standard }
-        set { (connection as? ProcessConnection)?.limits = newValue }
+        get { (transport as? ProcessConnection)?.limits ?? .standard }
+        set { (transport as? ProcessConnection)?.limits = newValue }
     }
 
     /// The process id of the child that runs the extension (isolation), while one runs.
-    public var childProcessID: Int32? { (connection as? ProcessConnection)?.childPID }
+    public var childProcessID: Int32? { (transport as? ProcessConnection)?.childPID }
 
     /// The extension's work under way in this process, as a host on virtual time counts it.
     public var extensionWork: ExtensionWork? { connection.work }

@@ -33,7 +33,7 @@ struct ReplCommand: AsyncParsableCommand {
 
     @OptionGroup var host: HostOptions
 
-    @OptionGroup var platform: PlatformOptions
+    @OptionGroup var sessionOptions: SessionOptions
 
     @OptionGroup var seed: DocumentOptions
 
@@ -55,7 +55,9 @@ struct ReplCommand: AsyncParsableCommand {
     @MainActor
     private func start() throws {
         let text = try seed.seed()
-        let setup = try host.setup(platform: platform.profile)
+        let setup = try host.setup(platform: sessionOptions.profile)
+        setup.trace = try sessionOptions.makeTrace()
+        setup.trace?.redactsText = secure  // a secure field's text never reaches a file
         let paths = self.paths.isEmpty ? setup.configuredPaths : self.paths
         if paths.isEmpty {
             throw fail("give at least one extension to load, or list some under \"extensions\" in the configuration", ExitStatus.badArguments)
@@ -73,10 +75,10 @@ struct ReplCommand: AsyncParsableCommand {
 
         let interactive = isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1
         if !interactive {
-            let session = setup.session(for: loaded[0], field: TextField(text: text), policy: platform.window)
+            let session = setup.session(for: loaded[0], field: TextField(text: text), policy: sessionOptions.window)
             // Events from the first appearance on go to standard error (PipedRepl says more).
             session.onEvent = PipedRepl.reporter(for: session)
-            session.latency = platform.editLatency
+            session.latency = sessionOptions.editLatency
             do {
                 try session.show()
             } catch {
@@ -94,7 +96,7 @@ struct ReplCommand: AsyncParsableCommand {
         let repl = Repl(
             extensions: loaded,
             options: .init(
-                policy: platform.window, latency: platform.editLatency, setup: setup, secure: secure,
+                policy: sessionOptions.window, latency: sessionOptions.editLatency, setup: setup, secure: secure,
                 showKeyboard: !hideKeyboard, colors: colors
             ),
             document: text

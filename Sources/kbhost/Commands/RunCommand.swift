@@ -70,7 +70,7 @@ struct RunCommand: AsyncParsableCommand {
 
     @OptionGroup var host: HostOptions
 
-    @OptionGroup var platform: PlatformOptions
+    @OptionGroup var sessionOptions: SessionOptions
 
     @Option(name: .customLong("action"), help: ArgumentHelp(
         "After typing, ask the extension to: \(HostCommand.allCases.map(\.rawValue).joined(separator: ", ")). Repeatable; in order.",
@@ -102,13 +102,14 @@ struct RunCommand: AsyncParsableCommand {
     func run() async throws {
         let keys = try keysToType(), field = try startingField()
         Timings.mark("read")
-        let setup = try host.setup(platform: platform.profile)
+        let setup = try host.setup(platform: sessionOptions.profile)
+        setup.trace = try await MainActor.run { try sessionOptions.makeTrace() }
         Timings.mark("configured")
         // The field goes to the session (consume): a copy kept here would keep the document's first
         // version alive beside the one the extension edits, all of it once a walk deletes it.
         let result = try await BatchRun(
-            path: path, keys: keys, policy: platform.window,
-            latency: platform.editLatency, advance: advance?.duration ?? .zero, setup: setup,
+            path: path, keys: keys, policy: sessionOptions.window,
+            latency: sessionOptions.editLatency, advance: advance?.duration ?? .zero, setup: setup,
             actions: actions, textLimit: textLimit
         ).perform(on: consume field)
         print(try JSONOutput.encode(result))

@@ -4,7 +4,7 @@ import KeyboardHost
 
 /// What `run`, `repl` and `list` share: how the host finds, trusts, isolates and configures extensions
 /// (configuration, licenses, settings, bundles, isolation). How a session behaves as a platform is
-/// ``PlatformOptions``, which `list` has no use for.
+/// ``SessionOptions``, which `list` has no use for.
 struct HostOptions: ParsableArguments {
     @Option(help: ArgumentHelp(
         "The host configuration (trusted issuers, extensions and their settings); default: ./\(HostConfiguration.defaultFileName) if there is one.",
@@ -136,6 +136,8 @@ final class HostSetup: @unchecked Sendable {
     let memoryLimit: Int?
     /// Which platform sessions behave as.
     let platform: PlatformProfile
+    /// Where sessions write every call between host and extension (--trace), if anywhere.
+    var trace: CallTrace?
 
     /// What `loaded` is handed: its bundle's layout and license, under its entry's settings in the
     /// configuration, under the flags; and its storage folder (made now; without one, if it cannot be
@@ -154,7 +156,7 @@ final class HostSetup: @unchecked Sendable {
     /// A session for `loaded` on `field`, set up as the options say: settings, licensing, limits.
     @MainActor
     func session(for loaded: LoadedExtension, field: TextField, policy: ContextPolicy, scheduler: any HostScheduler = MainQueueScheduler()) -> KeyboardSession {
-        let session = KeyboardSession(extension: loaded, textField: field, policy: policy, licensing: licensing, scheduler: scheduler)
+        let session = KeyboardSession(extension: loaded, textField: field, policy: policy, licensing: licensing, scheduler: scheduler, trace: trace)
         session.settings = settings(for: loaded)
         session.isolationLimits.memory = memoryLimit
         session.platform = platform
