@@ -35,7 +35,8 @@ enum InstanceBridge {
                 let address = InstanceBridge.onMain { () -> UInt? in
                     let settings: HostSettings
                     do {
-                        settings = try JSONDecoder().decode(HostSettings.self, from: Data(settingsBytes))
+                        // Fields of a newer host are skipped (the header's rule: later versions append).
+                        settings = try JSONInput.decode(HostSettings.self, from: Data(settingsBytes), unknownKeys: .ignored)
                     } catch {
                         // A host that sends settings this SDK cannot read gets no instance, and is told why.
                         HostConnection(api: hostAPI, size: size).reportError("host settings: \(DecodingProblem(error))")

@@ -54,31 +54,31 @@ extension KeyboardViewController {
     func runHostCommand(_ command: kbx_host_command, request: UInt64) {
         commandTasks[request] = Task { @MainActor in
             defer { commandTasks[request] = nil }
-            let answer: HostCommandAnswer
+            let answer: CommandAnswer
             do throws(FullDocumentContext.Error) {
                 switch Int(command) {
                 case KBX_COMMAND_READ_FULL_DOCUMENT:
                     let context = try await readFullDocumentContext()
-                    answer = HostCommandAnswer(
+                    answer = CommandAnswer(
                         before: context.fullDocumentContextBeforeInput, after: context.fullDocumentContextAfterInput,
                         selected: context.selectedText ?? "", roundTrips: context.roundTrips, exact: context.isExact
                     )
                 case KBX_COMMAND_DELETE_FULL_DOCUMENT:
                     let deletion = try await deleteFullDocumentContext()
-                    answer = HostCommandAnswer(
+                    answer = CommandAnswer(
                         deletedCharacters: deletion.deletedCharacters, roundTrips: deletion.roundTrips, exact: deletion.isExact
                     )
                 case KBX_COMMAND_MOVE_TO_BEGINNING:
                     try await moveCursorToBeginningOfDocument()
-                    answer = HostCommandAnswer(roundTrips: 1)
+                    answer = CommandAnswer(roundTrips: 1)
                 case KBX_COMMAND_MOVE_TO_END:
                     try await moveCursorToEndOfDocument()
-                    answer = HostCommandAnswer(roundTrips: 1)
+                    answer = CommandAnswer(roundTrips: 1)
                 default:
-                    answer = HostCommandAnswer(error: "unsupported")
+                    answer = CommandAnswer(error: .unsupported)
                 }
             } catch {
-                answer = HostCommandAnswer(error: error.reason.rawValue, deletedCharacters: error.deletedCharacters)
+                answer = CommandAnswer(deletedCharacters: error.deletedCharacters, error: CommandFailure(rawValue: error.reason.rawValue))
             }
             let json = (try? JSONEncoder().encode(answer)) ?? Data("{}".utf8)
             json.withUnsafeBytes { textDocumentProxy.host.commandFinished(request, succeeded: answer.error == nil, json: $0) }
@@ -89,16 +89,4 @@ extension KeyboardViewController {
     func cancelHostCommand(_ request: UInt64) {
         commandTasks[request]?.cancel()
     }
-}
-
-/// The JSON a host command is answered with (KeyboardExtensionABI.h, host_command).
-struct HostCommandAnswer: Encodable {
-    var before: String?
-    var after: String?
-    var selected: String?
-    var error: String?
-    var deletedCharacters: Int?
-    var roundTrips: Int?
-    /// FullDocumentContext.isExact / FullDocumentDeletion.isExact.
-    var exact: Bool?
 }

@@ -25,6 +25,11 @@
  *         destroy_instance is now specified (section 9).
  *      3  kbx_text_snapshot.platform and .platform_traits (section 10); selection_location and
  *         selection_length are -1 under a platform without section 7's extras.
+ *    The JSON that crosses (settings, the configuration, set_layout, report_event, command answers)
+ *    follows the same rule: a later revision may add keys, never change or remove one. So a reader
+ *    ignores keys it does not know, and a key a writer leaves out takes its default (every key a
+ *    revision adds is optional). The host and this SDK read that way (and keep files a user writes
+ *    strict, where an unknown key is a typo); a C extension should too.
  *
  * 3. Threads and re-entrancy
  *    The host calls every callback from its main dispatch queue (where Swift's main actor runs), one

@@ -39,16 +39,10 @@ public struct CommandResult: Sendable, Equatable {
     /// Whether the text read (read) or the count (delete) is certain; `nil` for the moves and
     /// failures. An extension that does not say is taken at its word: `true`.
     public let exact: Bool?
-    /// Why it failed: `userCancelled`, `documentChanged`, `cancelled`, `operationInProgress`,
-    /// `proxyUnresponsive`, `unsupported`, or the host's own `hidden`, `timedOut`, `malformedAnswer`,
-    /// `answerTooLarge` (more than the host takes in one answer, 63 MiB: a read of a document that large).
-    public let error: String?
-
-    private struct Answer: Decodable {
-        var before, after, selected, error: String?
-        var deletedCharacters, roundTrips: Int?
-        var exact: Bool?
-    }
+    /// Why it failed: the extension's reason (``CommandFailure``), or the host's own `hidden`,
+    /// `timedOut`, `malformedAnswer`, `answerTooLarge` (more than the host takes in one answer, 63 MiB:
+    /// a read of a document that large).
+    public let error: CommandFailure?
 
     /// An answer may be as large as the host takes one (a read's is the whole document).
     private static let answerLimits = JSONInput.Limits(
@@ -56,20 +50,21 @@ public struct CommandResult: Sendable, Equatable {
     )
 
     package init(command: HostCommand, succeeded: Bool, json: String) {
-        guard let answer = try? JSONInput.decode(Answer.self, fromUTF8: json, limits: Self.answerLimits) else {
-            self.init(command: command, failure: "malformedAnswer")
+        // Fields of a newer extension's answer are skipped; a reason this host does not know is kept.
+        guard let answer = try? JSONInput.decode(CommandAnswer.self, fromUTF8: json, limits: Self.answerLimits, unknownKeys: .ignored) else {
+            self.init(command: command, failure: .malformedAnswer)
             return
         }
         self.init(
             command: command, succeeded: succeeded && answer.error == nil, before: answer.before,
             after: answer.after, selected: answer.selected, deletedCharacters: answer.deletedCharacters,
-            roundTrips: answer.roundTrips, error: answer.error ?? (succeeded ? nil : "failed"),
+            roundTrips: answer.roundTrips, error: answer.error ?? (succeeded ? nil : .failed),
             exact: succeeded && answer.error == nil && [.readFullDocument, .deleteFullDocument].contains(command)
                 ? answer.exact ?? true : nil
         )
     }
 
-    init(command: HostCommand, failure: String, deletedCharacters: Int? = nil) {
+    init(command: HostCommand, failure: CommandFailure, deletedCharacters: Int? = nil) {
         self.init(
             command: command, succeeded: false, before: nil, after: nil, selected: nil,
             deletedCharacters: deletedCharacters, roundTrips: nil, error: failure, exact: nil
@@ -78,7 +73,7 @@ public struct CommandResult: Sendable, Equatable {
 
     private init(
         command: HostCommand, succeeded: Bool, before: String?, after: String?, selected: String?,
-        deletedCharacters: Int?, roundTrips: Int?, error: String?, exact: Bool?
+        deletedCharacters: Int?, roundTrips: Int?, error: CommandFailure?, exact: Bool?
     ) {
         self.exact = exact
         self.command = command

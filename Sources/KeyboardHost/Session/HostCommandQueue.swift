@@ -47,7 +47,7 @@ final class HostCommandQueue {
         let sent = SentCommand(command: command, request: nextRequest)
         nextRequest += 1
         guard deliverable else {
-            deliver(CommandResult(command: command, failure: "hidden"), for: sent.request)
+            deliver(CommandResult(command: command, failure: .hidden), for: sent.request)
             return sent
         }
         pending[sent.request] = PendingCommand(command: command, lastHeard: scheduler.now)
@@ -77,7 +77,7 @@ final class HostCommandQueue {
     }
 
     /// The host answers every command under way itself: the keyboard went (`hidden`), or failed.
-    func finishAll(error: String) {
+    func finishAll(error: CommandFailure) {
         for request in pending.keys.sorted() {
             finish(request, failure: error)
         }
@@ -117,12 +117,12 @@ final class HostCommandQueue {
             armTimeout(request)
             return
         }
-        finish(request, failure: "timedOut")
+        finish(request, failure: .timedOut)
         cancel?(request)
     }
 
     /// The host answers a command itself; a delete says how much the extension's edits removed.
-    private func finish(_ request: UInt64, failure: String) {
+    private func finish(_ request: UInt64, failure: CommandFailure) {
         guard let command = pending[request] else { return }
         let deleted = command.command == .deleteFullDocument ? command.deleted : nil
         finish(request, CommandResult(command: command.command, failure: failure, deletedCharacters: deleted))

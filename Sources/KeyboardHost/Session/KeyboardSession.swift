@@ -177,7 +177,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// commands.
     private func endInstance() {
         connection.destroyInstance()
-        commands.finishAll(error: "hidden")
+        commands.finishAll(error: .hidden)
     }
 
     private func configure(latestError: () -> String?) throws(SessionError) -> KeyboardConfiguration {
@@ -190,7 +190,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         }
         let configuration: KeyboardConfiguration
         do {
-            configuration = try JSONInput.decode(KeyboardConfiguration.self, from: Data(json))
+            configuration = try JSONInput.decode(KeyboardConfiguration.self, from: Data(json), unknownKeys: .ignored)
         } catch {
             throw .invalidConfiguration(extension: name, problem: DecodingProblem(error).description)
         }
@@ -250,7 +250,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
             isShown = false
             configuration = nil
         }
-        commands.finishAll(error: "extensionFailed")
+        commands.finishAll(error: .extensionFailed)
         onEvent?(.fault(fault))
     }
 
@@ -273,7 +273,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         guard var configuration else { return }
         let layout: KeyboardLayout
         do {
-            layout = try KeyboardLayout(json: Data(json.utf8), source: "set_layout")
+            layout = try KeyboardLayout(json: Data(json.utf8), source: "set_layout", unknownKeys: .ignored)
         } catch {
             extensionReported("sent an invalid layout: \(error)")
             return
@@ -291,7 +291,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     func eventReported(json: String) {
         let event: KeyboardEvent
         do {
-            event = try JSONInput.decode(KeyboardEvent.self, from: Data(json.utf8))
+            event = try JSONInput.decode(KeyboardEvent.self, from: Data(json.utf8), unknownKeys: .ignored)
         } catch {
             extensionReported("sent an invalid event: \(DecodingProblem(error))")
             return

@@ -51,18 +51,22 @@ public struct HostSettings: Codable, Hashable, Sendable {
         appearance = try container.decodeIfPresent(JSONValue.self, forKey: .appearance)
         options = try container.decodeIfPresent([String: JSONValue].self, forKey: .options) ?? [:]
         storage = try container.decodeIfPresent(String.self, forKey: .storage)
-        // The partial objects must be valid on their own, so a typo is caught where it was written.
-        if let typing { _ = try TypingOptions.self.decode(typing, at: container, key: .typing) }
-        if let appearance { _ = try Appearance.self.decode(appearance, at: container, key: .appearance) }
+        // The partial objects must be valid on their own, so a typo is caught where it was written (in
+        // a file; from a newer host, a field this SDK does not know is skipped).
+        let unknownKeys: JSONInput.UnknownKeys = decoder.userInfo[.ignoresUnknownKeys] as? Bool == true ? .ignored : .refused
+        if let typing { _ = try TypingOptions.self.decode(typing, at: container, key: .typing, unknownKeys: unknownKeys) }
+        if let appearance { _ = try Appearance.self.decode(appearance, at: container, key: .appearance, unknownKeys: unknownKeys) }
     }
 }
 
 extension Decodable {
     /// Decodes `value` as this type, rethrowing a failure as one at `key` of `container`, so the
     /// message names the field.
-    package static func decode<Key: CodingKey>(_ value: JSONValue, at container: KeyedDecodingContainer<Key>, key: Key) throws -> Self {
+    package static func decode<Key: CodingKey>(
+        _ value: JSONValue, at container: KeyedDecodingContainer<Key>, key: Key, unknownKeys: JSONInput.UnknownKeys = .refused
+    ) throws -> Self {
         do {
-            return try JSONValueDecoding.decode(Self.self, from: value)
+            return try JSONValueDecoding.decode(Self.self, from: value, unknownKeys: unknownKeys)
         } catch {
             let problem = DecodingProblem(error).description
             throw DecodingError.dataCorruptedError(forKey: key, in: container, debugDescription: problem)
@@ -72,8 +76,10 @@ extension Decodable {
 
 /// Decoding a ``JSONValue`` as a `Decodable` type, through its JSON text.
 enum JSONValueDecoding {
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue) throws -> T {
-        try JSONDecoder().decode(T.self, from: JSONEncoder().encode(value))
+    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, unknownKeys: JSONInput.UnknownKeys = .refused) throws -> T {
+        let decoder = JSONDecoder()
+        if case .ignored = unknownKeys { decoder.userInfo[.ignoresUnknownKeys] = true }
+        return try decoder.decode(T.self, from: JSONEncoder().encode(value))
     }
 }
 

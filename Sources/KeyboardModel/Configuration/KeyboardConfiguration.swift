@@ -51,9 +51,11 @@ public struct KeyboardConfiguration: Codable, Hashable, Sendable {
         return result
     }
 
+    /// `overrides` laid over `value`. The settings were checked when they were read; a field in them
+    /// this side does not know (a newer host's) is skipped rather than losing the rest.
     private static func merge<T: Codable>(_ value: T, _ overrides: JSONValue) throws -> T {
         let current = try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
-        return try JSONValueDecoding.decode(T.self, from: current.merging(overrides))
+        return try JSONValueDecoding.decode(T.self, from: current.merging(overrides), unknownKeys: .ignored)
     }
 
     private enum CodingKeys: String, CodingKey, CaseIterable {

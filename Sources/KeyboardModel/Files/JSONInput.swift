@@ -11,7 +11,21 @@ import Foundation
 /// - no key twice in one object: the second would silently win.
 ///
 /// One pass over the bytes, no allocation but the keys of the objects open at the moment.
+///
+/// Unknown keys: a file a user writes is strict (``UnknownKeys/refused``: a typo is an error, not a
+/// setting silently ignored); what a peer sends over the ABI tolerates them (``UnknownKeys/ignored``:
+/// a host or an extension one revision newer may append fields, as the header's rules allow, and the
+/// older side reads on). Missing optional fields take their defaults either way.
 public enum JSONInput {
+    /// What decoding does with a key the type does not know.
+    public enum UnknownKeys: Sendable {
+        /// An error naming the key (files a user writes).
+        case refused
+        /// Skipped (JSON from the other side of the ABI: configurations, settings, layouts, events,
+        /// command answers).
+        case ignored
+    }
+
     public struct Limits: Sendable {
         public var maximumBytes: Int
         public var maximumDepth: Int
@@ -28,19 +42,27 @@ public enum JSONInput {
 
     /// Decodes `type` from `data` once ``check(_:limits:)`` has passed it. Throws ``JSONInputError`` or
     /// the decoder's `DecodingError` (``DecodingProblem`` words either in one line).
-    public static func decode<T: Decodable>(_ type: T.Type, from data: Data, limits: Limits = .standard) throws -> T {
+    public static func decode<T: Decodable>(
+        _ type: T.Type, from data: Data, limits: Limits = .standard, unknownKeys: UnknownKeys = .refused
+    ) throws -> T {
         try check(data, limits: limits)
-        return try JSONDecoder().decode(type, from: data)
+        let decoder = JSONDecoder()
+        if case .ignored = unknownKeys { decoder.userInfo[.ignoresUnknownKeys] = true }
+        return try decoder.decode(type, from: data)
     }
 
     /// Decodes `type` from a String's UTF-8 where it lies: an extension's answer to a read holds the
     /// whole document, and a copy of it into `Data` first would be one more.
-    public static func decode<T: Decodable>(_ type: T.Type, fromUTF8 text: String, limits: Limits = .standard) throws -> T {
+    public static func decode<T: Decodable>(
+        _ type: T.Type, fromUTF8 text: String, limits: Limits = .standard, unknownKeys: UnknownKeys = .refused
+    ) throws -> T {
         var text = text
         return try text.withUTF8 { bytes in
-            guard let base = bytes.baseAddress, !bytes.isEmpty else { return try decode(type, from: Data(), limits: limits) }
+            guard let base = bytes.baseAddress, !bytes.isEmpty else {
+                return try decode(type, from: Data(), limits: limits, unknownKeys: unknownKeys)
+            }
             let data = Data(bytesNoCopy: UnsafeMutableRawPointer(mutating: base), count: bytes.count, deallocator: .none)
-            return try decode(type, from: data, limits: limits)
+            return try decode(type, from: data, limits: limits, unknownKeys: unknownKeys)
         }
     }
 

@@ -12,10 +12,11 @@ extension KeyboardLayout {
         try self.init(json: data, source: path)
     }
 
-    /// A layout from JSON; `source` names it in errors.
-    public init(json: Data, source: String = "layout") throws(LayoutFileError) {
+    /// A layout from JSON; `source` names it in errors. `unknownKeys`: ``JSONInput/UnknownKeys/ignored``
+    /// for a layout an extension sends (set_layout), refused in a file.
+    public init(json: Data, source: String = "layout", unknownKeys: JSONInput.UnknownKeys = .refused) throws(LayoutFileError) {
         do {
-            self = try JSONInput.decode(KeyboardLayout.self, from: json)
+            self = try JSONInput.decode(KeyboardLayout.self, from: json, unknownKeys: unknownKeys)
         } catch {
             throw .invalid(path: source, problem: DecodingProblem(error).description)
         }

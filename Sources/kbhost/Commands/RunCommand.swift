@@ -222,7 +222,7 @@ struct BatchRun {
             deletedCharacters = result.deletedCharacters
             roundTrips = result.roundTrips
             exact = result.exact
-            error = result.error
+            error = result.error?.rawValue
         }
     }
 
