@@ -87,8 +87,9 @@ let package = Package(
             capability: .command(
                 intent: .custom(verb: "package-extension", description: "Build an extension in release and write an installable bundle"),
                 permissions: [.writeToPackageDirectory(reason: "to write the bundle into bundles/")]
-            ),
-            dependencies: ["kbhost"]
+            )
+            // No dependency on kbhost: SwiftPM would build it (the whole SDK again) before every run.
+            // The plugin finds one already built, and builds it only if there is none.
         ),
         // GNU readline (GPL-3.0-or-later; only kbhost links it) and a shim for its C globals.
         .target(name: "CReadline", linkerSettings: [.linkedLibrary("readline")]),

@@ -36,29 +36,56 @@ final class ReadingKeyboard: KeyboardViewController {
         KeyboardConfiguration(layout: KeyboardLayout(subKeyboards: [SubKeyboard(mode: .letters, rows: [[.input("a")]])]))
     }
 
-    func readAll() async {
-        do {
-            let context = try await readFullDocumentContext()
-            print(context.fullDocumentContextBeforeInput.count, context.roundTrips)
-            outcome = "read \(context.fullDocumentContextBeforeInput.count)"
-        } catch .userCancelled {
-            outcome = "the user typed"  // the user typed: leave it
-        } catch {
-            reportError("could not read the document: \(error)")
+    func readAll() -> Task<Void, Never> {
+        Task {
+            do throws(FullDocumentContext.Error) {   // typed: the cases can be caught by name
+                let context = try await readFullDocumentContext()
+                print(context.fullDocumentContextBeforeInput.count, context.roundTrips)
+                outcome = "read \(context.fullDocumentContextBeforeInput.count)"
+            } catch .userCancelled {
+                outcome = "the user typed"  // the user typed: leave it
+            } catch {
+                reportError("could not read the document: \(error)")
+            }
         }
     }
+}
+
+/// `catch .userCancelled` catches a delete the user stopped midway, which carries what it deleted:
+/// the match is by reason, not by equality.
+@Test func aStoppedDeleteIsCaughtByItsReason() {
+    func stopped() throws(FullDocumentContext.Error) { throw FullDocumentContext.Error(.userCancelled, deletedCharacters: 5) }
+    var outcome = ""
+    do {
+        try stopped()
+    } catch .documentChanged {
+        outcome = "wrong reason"
+    } catch .userCancelled {
+        outcome = "caught"
+    } catch {
+        outcome = "missed: \(error)"
+    }
+    #expect(outcome == "caught")
+    do {
+        try stopped()
+    } catch let error where error.reason == .userCancelled {
+        outcome = "deleted \(error.deletedCharacters)"
+    } catch {
+        outcome = "missed"
+    }
+    #expect(outcome == "deleted 5")
 }
 
 @Test @MainActor func theReadmeSnippetReadsAndHandlesUserCancelled() async throws {
     let host = try KeyboardTestHost(ReadingKeyboard.self, document: "One. Two.", latency: .milliseconds(10))
     try host.show()
     let keyboard = try #require(host.controller as? ReadingKeyboard)
-    let read = Task { await keyboard.readAll() }
+    let read = keyboard.readAll()
     await host.settle()
     await read.value
     #expect(keyboard.outcome == "read 9")
 
-    let interrupted = Task { await keyboard.readAll() }
+    let interrupted = keyboard.readAll()
     await Task.yield()
     try host.tap("a")
     await host.settle()

@@ -97,6 +97,22 @@ struct QwertyKeyboardTests {
         #expect(host.cursor == 10)
     }
 
+    /// A walk's steps show the start of the document, where autocapitalization wants a capital; they
+    /// are not the user's, so shift does not flicker on and off with them, and is as it was after.
+    @Test(arguments: Isolation.allCases, PlatformProfile.all)
+    func aWalkDoesNotMoveAutocapitalizationsShift(_ isolation: Isolation, _ platform: PlatformProfile) async throws {
+        let host = try keyboard(document: "One two. three four five six", cursor: 13, policy: .characters(4), isolation: isolation, platform: platform)
+        #expect(host.session.keyboardState.shift == .off)  // mid-sentence
+        let before = host.log.count
+        try host.tap("read all")
+        await host.settle()
+        #expect(host.events.last?.name == "read all")
+        let shiftChanges = host.log.dropFirst(before).filter { if case .keyboardState = $0 { true } else { false } }
+        #expect(shiftChanges.isEmpty, "\(shiftChanges)")
+        #expect(host.session.keyboardState.shift == .off)
+        #expect(host.cursor == 13)
+    }
+
     @Test(arguments: Isolation.allCases) func clearAllAndMovesWalkTheWholeDocument(_ isolation: Isolation) async throws {
         let text = String(repeating: "Lorem ipsum dolor sit amet. ", count: 40)
         let host = try keyboard(document: text, cursor: 300, policy: .characters(50), isolation: isolation)

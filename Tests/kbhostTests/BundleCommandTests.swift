@@ -151,6 +151,11 @@ struct BundleCommandTests {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let made = try kbhost(["new", "ExternalKeyboard", "--sdk", "../..", "--output", folder.path, "--id", "dev.kbhost.samples.external"])
         #expect(made.status == 0, "\(made.standardError)")
+        // It says what to do next, each step a command.
+        for step in ["1. cd ", "&& swift test", "2. swift build && kbhost --allow-unlicensed .build/debug/libExternalKeyboard.so",
+                     "3. edit Sources/ExternalKeyboard/ExternalKeyboard.swift", "4. swift package --allow-writing-to-package-directory package-extension --product ExternalKeyboard"] {
+            #expect(made.standardOutput.contains(step), "\(step)")
+        }
         let sample = BuildProducts.packageRoot.appendingPathComponent("samples/ExternalKeyboard")
         for file in ["Package.swift", "Sources/ExternalKeyboard/ExternalKeyboard.swift", "Tests/ExternalKeyboardTests/ExternalKeyboardTests.swift",
                      "README.md", ".gitignore"] {

@@ -27,9 +27,11 @@ extension KeyboardViewController {
     }
 
     /// Turns shift on where the field wants a capital and the keyboard's autocapitalization is on, and
-    /// back off when the cursor leaves such a place — but never undoes a shift the user chose.
+    /// back off when the cursor leaves such a place — but never undoes a shift the user chose. Not
+    /// during a full-document walk: its steps show the start of the document, which wants a capital,
+    /// and they are not the user's; the walk's end calls this again, with the caret back.
     package func updateAutomaticShift() {
-        guard configuration?.typing.autocapitalization == true,
+        guard !isWalkingFullDocument, configuration?.typing.autocapitalization == true,
               layout.subKeyboards.indices.contains(keyboardState.subKeyboard),
               layout.subKeyboards[keyboardState.subKeyboard].mode == .letters
         else { return }

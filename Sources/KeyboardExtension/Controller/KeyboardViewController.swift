@@ -153,14 +153,20 @@ open class KeyboardViewController {
     }
 
     // MARK: Text input notifications (UITextInputDelegate)
+    //
+    // Overrides need not call super: these do nothing, and what the SDK does on a change
+    // (autocapitalization's shift) happens whether or not they are called. During a full-document walk
+    // (``isWalkingFullDocument``) they come for each of its steps, and ``textDocumentProxy`` shows the
+    // walker's window — the caret where the walk is, not where the user left it: check
+    // `isWalkingFullDocument` before acting on them as the user's.
 
     /// The document is about to change; ``textDocumentProxy`` still shows the old state.
     open func textWillChange() {}
-    /// The document changed; ``textDocumentProxy`` shows the new state.
+    /// The document changed; ``textDocumentProxy`` shows the new state. Also for each step of a walk.
     open func textDidChange() {}
     /// The selection or cursor is about to change.
     open func selectionWillChange() {}
-    /// The selection or cursor changed.
+    /// The selection or cursor changed. Also for each step of a walk.
     open func selectionDidChange() {}
     /// The host's new state shows edits this keyboard posted as applied: ``textDocumentProxy`` now
     /// shows what they did. Not UIKit's: iOS sends no `textDidChange` for a keyboard's own edits

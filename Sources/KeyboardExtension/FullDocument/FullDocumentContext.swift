@@ -68,6 +68,14 @@ public struct FullDocumentContext: Hashable, Sendable {
         public var description: String {
             deletedCharacters > 0 ? "\(reason.rawValue) (after deleting \(deletedCharacters) characters)" : reason.rawValue
         }
+
+        /// `catch .userCancelled` matches by reason: a delete stopped midway (`deletedCharacters:
+        /// 5`) is caught too, which equality would miss. To read ``deletedCharacters`` there, bind it:
+        /// `catch let error where error.reason == .userCancelled`, or `switch error.reason` in a
+        /// plain `catch`.
+        public static func ~= (pattern: Error, error: Error) -> Bool {
+            pattern.reason == error.reason
+        }
     }
 }
 

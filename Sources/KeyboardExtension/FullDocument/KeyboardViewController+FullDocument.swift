@@ -45,6 +45,8 @@ extension KeyboardViewController {
         defer {
             walker.end()
             activeWalker = nil
+            // The walk's steps did not move shift (they are not the user's); the caret is back now.
+            updateAutomaticShift()
         }
         return try await body(walker)
     }

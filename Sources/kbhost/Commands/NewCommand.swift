@@ -49,6 +49,9 @@ struct NewCommand: AsyncParsableCommand {
         return joined.isEmpty || joined == name ? "" : "; try \(joined)"
     }
 
+    /// How long the new package's first `swift test` takes, as measured on a clean clone (README).
+    static let firstBuildTime = "about a minute on an idle 2-core machine, several when it is busy"
+
     func run() async throws {
         let sdkPath = sdk ?? Self.builtFrom
         if sdk == nil, !FileManager.default.fileExists(atPath: sdkPath + "/Package.swift") {
@@ -69,10 +72,13 @@ struct NewCommand: AsyncParsableCommand {
         } catch {
             throw fail("cannot write '\(root.path)': \(error.localizedDescription)", ExitStatus.badArguments)
         }
+        let folder = output == "." ? name : root.path
         print("""
-            wrote \(root.path)
-              cd \(output == "." ? name : root.path) && swift test
-              swift build && kbhost --allow-unlicensed .build/debug/lib\(name).so
+            wrote \(root.path): \(name) (\(identifier)), its test and a README. Next:
+              1. cd \(folder) && swift test          the first build compiles the SDK too (\(Self.firstBuildTime))
+              2. swift build && kbhost --allow-unlicensed .build/debug/lib\(name).so      type through it in the REPL
+              3. edit Sources/\(name)/\(name).swift: createConfiguration() for the layout, keyTapped(_:) for the keys
+              4. swift package --allow-writing-to-package-directory package-extension --product \(name)   a bundle to share
             """)
     }
 }
