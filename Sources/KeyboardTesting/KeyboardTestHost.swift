@@ -16,11 +16,11 @@ import Testing
 /// ```
 ///
 /// The extension runs through the same C calls as after `dlopen` — hosted in process from its class,
-/// or loaded from a built `.so` — against a real text field, on a ``VirtualScheduler``: virtual time
+/// or loaded from a built `.so` — against a real text field, on a `VirtualScheduler`: virtual time
 /// that moves only when you move it, and a host that knows when it has nothing left to do.
 ///
 /// - ``settle()`` runs until the host is quiet: every posted edit applied, and every task the keyboard
-///   started run until it waits on the host (a snapshot, an acknowledgement, ``HostClock``) or ends.
+///   started run until it waits on the host (a snapshot, an acknowledgement, `HostClock`) or ends.
 ///   Only timers still to come are left. It is exact: no yields counted, no real time waited.
 /// - ``advance(by:)`` moves the host's clock, firing the timers that fall due — the keyboard's sleeps on
 ///   its `clock`, its timeouts, its timers — and settling after each.
@@ -41,7 +41,7 @@ public final class KeyboardTestHost {
     public private(set) var log: [SessionEvent] = []
 
     /// What the platform profile decided where the platform leaves it unsaid, and the extras it
-    /// refused, in order (the log's ``SessionEvent/platformNote(_:)``s).
+    /// refused, in order (the log's `SessionEvent/platformNote(_:)`s).
     public var platformNotes: [String] {
         log.compactMap { if case .platformNote(let note) = $0 { note } else { nil } }
     }
@@ -183,7 +183,7 @@ public final class KeyboardTestHost {
         set { session.policy = newValue }
     }
 
-    /// Which platform the host behaves as (``PlatformProfile``).
+    /// Which platform the host behaves as (`PlatformProfile`).
     public var platform: PlatformProfile {
         get { session.platform }
         set { session.platform = newValue }
@@ -220,7 +220,7 @@ public final class KeyboardTestHost {
         try tap(at: try position(named: "{\(code)}") { $0.code == code })
     }
 
-    /// Types `keys` as a person would: the taps ``KeyPlanner`` plans for each character (shift for a
+    /// Types `keys` as a person would: the taps `KeyPlanner` plans for each character (shift for a
     /// capital, a mode key for a digit on another page; named keys in braces, as `kbhost run --type`),
     /// settling after each tap — the keyboard's edits applied and its tasks run — and planning again
     /// from what the keyboard shows. Virtual time does not move.
