@@ -291,6 +291,15 @@ struct ReplTests {
         #expect(screen.contains("Hello Keyboard › One. Two 34"))
     }
 
+    /// A status row cut to the terminal's width says so with an ellipsis.
+    @Test func aCutStatusRowEndsInAnEllipsis() throws {
+        let terminal = try repl("HELLO", width: 40)
+        let screen = try terminal.waitFor("the status row") { $0.contains("Hello Keyboard (1/1)") }
+        let row = try #require(screen.split(separator: "\n").first { $0.hasPrefix("Hello Keyboard (1/1)") })
+        #expect(row.hasSuffix("…"), "\(row)")
+        #expect(row.count <= 39)
+    }
+
     @Test func theKeyboardCanBeHidden() throws {
         let terminal = try repl("--hide-keyboard HELLO")
         try terminal.type("ok")
