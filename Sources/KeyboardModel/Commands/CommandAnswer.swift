@@ -36,19 +36,9 @@ public struct CommandAnswer: Codable, Hashable, Sendable {
 /// Why a host command failed: the extension's reasons (its full-document walker's, and `unsupported`),
 /// and the host's own for a command it answered itself. In JSON, its name as a string.
 public enum CommandFailure: Hashable, Sendable, Codable, CustomStringConvertible, RawRepresentable, ExpressibleByStringLiteral {
-    /// The user typed, tapped or moved the cursor during the walk.
-    case userCancelled
-    /// The field got a new document during the walk.
-    case documentChanged
-    /// The walk's task was cancelled (the host cancelled the command).
-    case cancelled
-    /// Another walk was running on the keyboard.
-    case operationInProgress
-    /// No snapshot came within the walker's timeout.
-    case proxyUnresponsive
-    /// The keyboard was hidden, or another took the field, during the walk.
-    case keyboardHidden
-    /// The extension does not do this command.
+    // The extension's: its full-document walker's reasons, by the same names (the SDK's
+    // FullDocumentContext.Error.Reason says what each means), and a command it does not do.
+    case userCancelled, documentChanged, cancelled, operationInProgress, proxyUnresponsive, keyboardHidden
     case unsupported
     /// The host's: the keyboard was hidden before it answered.
     case hidden
