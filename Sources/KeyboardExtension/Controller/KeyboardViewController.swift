@@ -35,9 +35,24 @@ open class KeyboardViewController {
 
     /// The keys as shown now: the configuration's layout, shuffled where it says so (`Shuffle`) —
     /// afresh on every appearance and after the configuration's refresh interval.
-    public internal(set) var layout = KeyboardLayout(subKeyboards: []) {
+    ///
+    /// Set it to change the keys while the keyboard is shown — a label that shows the letter a
+    /// multi-tap key is cycling through, a suggestion row, a case indicator: the host gets it at once
+    /// (`set_layout`), draws it and taps its keys. A layout the host would refuse (no sub-keyboard, a
+    /// key the configuration's `inputType` does not allow) is not sent: the keyboard reports why, and
+    /// the layout stays as it was.
+    public var layout = KeyboardLayout(subKeyboards: []) {
         didSet {
-            guard !suppressLayoutPush, layout != oldValue, let json = try? layout.json() else { return }
+            guard !suppressLayoutPush, layout != oldValue else { return }
+            let problem = layout.subKeyboards.isEmpty
+                ? "a layout needs at least one sub-keyboard"
+                : configuration.flatMap { layout.problem(for: $0.inputType) }
+            if let problem {
+                reportError("layout not changed: \(problem)")
+                layoutSilently(oldValue)
+                return
+            }
+            guard let json = try? layout.json() else { return }
             textDocumentProxy.host.setLayout(json: String(decoding: json, as: UTF8.self))
         }
     }
