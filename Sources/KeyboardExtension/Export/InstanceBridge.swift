@@ -99,6 +99,7 @@ enum InstanceBridge {
                 InstanceBridge.withController(instance) { controller, _ in
                     let proxy = controller.textDocumentProxy
                     let acknowledgesOwnEdits = state.operationsApplied > proxy.snapshot.operationsApplied
+                    proxy.lastChangeOrigin = acknowledgesOwnEdits ? .keyboard : .user
                     proxy.snapshot = state
                     // A platform may not tell a keyboard of its own edits (iOS sends no textDidChange
                     // for them): the shift follows what the keyboard typed all the same.

@@ -27,9 +27,23 @@ public final class TextDocumentProxy {
     /// Told of every snapshot as it arrives, before the did-notifications (the full-document walker).
     var snapshotObserver: ((TextSnapshot) -> Void)?
 
+    /// Who made the change the latest snapshot shows, for ``KeyboardViewController/textDidChange()``
+    /// and ``KeyboardViewController/selectionDidChange()``, which UIKit's do not say: `.keyboard` when
+    /// the snapshot acknowledges edits this keyboard posted (its typing, its walks' steps), `.user`
+    /// for anything else — the user acting in the field, the app, a new document.
+    public internal(set) var lastChangeOrigin: TextChangeOrigin = .user
+
     init(host: HostConnection) {
         self.host = host
     }
+}
+
+/// Who changed the text field (``TextDocumentProxy/lastChangeOrigin``).
+public enum TextChangeOrigin: Hashable, Sendable {
+    /// This keyboard's own posted edits, applied by the host.
+    case keyboard
+    /// Anyone but this keyboard: the user, the app, a new document.
+    case user
 }
 
 /// One state of the text field as the host pushed it. The windows are cut by the host's context policy.
