@@ -9,7 +9,8 @@ _Static_assert(offsetof(kbx_extension_descriptor, identifier) == 8, "descriptor 
 _Static_assert(KBX_EXTENSION_DESCRIPTOR_MIN_SIZE == 96, "descriptor revision 1 size");
 _Static_assert(sizeof(kbx_extension_descriptor) == 104, "descriptor revision 2 size");
 _Static_assert(KBX_HOST_API_MIN_SIZE == 144, "host API revision 1 size");
-_Static_assert(sizeof(kbx_host_api) == 160, "host API revision 2 size");
+_Static_assert(offsetof(kbx_host_api, play_input_click) == 160, "host API revisions 2-3 size");
+_Static_assert(sizeof(kbx_host_api) == 168, "host API revision 4 size");
 _Static_assert(offsetof(kbx_text_snapshot, platform) == 152, "snapshot revisions 1-2 size");
 _Static_assert(sizeof(kbx_text_snapshot) == 160, "snapshot revision 3 size");
 _Static_assert(offsetof(kbx_text_snapshot, text_content_type) == 112, "snapshot layout");

@@ -50,6 +50,7 @@ struct WireCodecTests {
         .call(.post(.deleteRange(0..<1, ifSnapshot: 0))),
         .call(.request(.advanceToNextInputMode)),
         .call(.request(.dismissKeyboard)),
+        .call(.request(.playInputClick)),
         .call(.reportError(text)),
         .call(.commandFinished(request: 8, succeeded: true, json: "{}")),
         .call(.setKeyboardState(KeyboardState(subKeyboard: 1, shift: .capsLock))),

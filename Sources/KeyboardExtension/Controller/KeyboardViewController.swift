@@ -239,6 +239,14 @@ open class KeyboardViewController {
     }
 
     /// Switches to the next keyboard, as the globe key does on iOS.
+    /// Plays the key click, as UIKit's `UIDevice.current.playInputClick()`: the host plays it if its
+    /// user wants key clicks (`typing.keyFeedback.sound`; the REPL rings the terminal's bell), and
+    /// does nothing otherwise, or under a host older than ABI revision 4. For keys the host did not tap
+    /// itself — a gesture the keyboard recognized; the host's own taps click by themselves.
+    public func playInputClick() {
+        textDocumentProxy.host.playInputClick()
+    }
+
     public func advanceToNextInputMode() {
         textDocumentProxy.host.advanceToNextInputMode()
     }

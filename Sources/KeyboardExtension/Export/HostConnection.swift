@@ -12,11 +12,17 @@ struct HostConnection {
     private nonisolated let reader: HostClockReader
     /// Whether the host's table has revision 2's fields (now, schedule_repeating_timer).
     private let hasRevision2: Bool
+    private let hasRevision4: Bool
 
     /// `size` is the host API's struct_size: fields of a later revision than the host's are not read.
     init(api: kbx_host_api?, size: Int = MemoryLayout<kbx_host_api>.size) {
         self.api = api
-        hasRevision2 = size >= MemoryLayout<kbx_host_api>.size
+        // A revision's fields are there when the host's struct reaches past the first of them.
+        func reaches(_ field: PartialKeyPath<kbx_host_api>) -> Bool {
+            size >= MemoryLayout<kbx_host_api>.offset(of: field)! + MemoryLayout<UnsafeRawPointer>.size
+        }
+        hasRevision2 = reaches(\kbx_host_api.now)
+        hasRevision4 = reaches(\kbx_host_api.play_input_click)
         reader = HostClockReader(host: api?.host, now: hasRevision2 ? api?.now : nil)
     }
 
@@ -59,6 +65,12 @@ struct HostConnection {
     func dismissKeyboard() {
         guard let api, let dismiss = api.dismiss_keyboard else { return unhosted() }
         dismiss(api.host)
+    }
+
+    /// Revision 4; a host of an earlier one plays no click, as a device with clicks off.
+    func playInputClick() {
+        guard let api, hasRevision4, let click = api.play_input_click else { return }
+        click(api.host)
     }
 
     func setMarkedText(_ text: String, selectedRange: Range<Int>) {

@@ -25,6 +25,7 @@
  *         destroy_instance is now specified (section 9).
  *      3  kbx_text_snapshot.platform and .platform_traits (section 10); selection_location and
  *         selection_length are -1 under a platform without section 7's extras.
+ *      4  kbx_host_api.play_input_click.
  *    The JSON that crosses (settings, the configuration, set_layout, report_event, command answers)
  *    follows the same rule: a later revision may add keys, never change or remove one. So a reader
  *    ignores keys it does not know, and a key a writer leaves out takes its default (every key a
@@ -112,7 +113,7 @@ extern "C" {
 #define KBX_ABI_VERSION 1u
 
 /** The revision of version 1 this header describes (section 2). */
-#define KBX_ABI_REVISION 3u
+#define KBX_ABI_REVISION 4u
 
 /**
  * Whether a struct that arrived with `struct_size` bytes has `field` (section 2): true when the
@@ -388,6 +389,16 @@ typedef struct kbx_host_api {
      */
     void (*schedule_repeating_timer)(kbx_host *host, uint64_t timer, uint64_t delay_ns, uint64_t interval_ns,
                                      void (*fire)(uint64_t timer));
+
+    /* Revision 4 (check KBX_HAS_FIELD before use). */
+
+    /**
+     * Plays the key click, as UIKit's UIDevice.playInputClick(): the host plays it if its user wants
+     * key clicks (kbhost: the typing options' keyFeedback.sound; the terminal's bell in the REPL), and
+     * otherwise does nothing. A keyboard calls it for keys the host did not tap itself (a gesture it
+     * recognized) — the host's own taps click by themselves.
+     */
+    void (*play_input_click)(kbx_host *host);
 } kbx_host_api;
 
 /** The size of revision 1's kbx_host_api, the least a host may pass. */

@@ -164,6 +164,9 @@ enum HostAPITable {
                 let duration = Duration.nanoseconds(Int64(clamping: min(delay, UInt64(Int64.max))))
                 let every = max(Duration.nanoseconds(Int64(clamping: min(interval, UInt64(Int64.max)))), .milliseconds(1))
                 HostAPITable.deliver(host) { $0.scheduleTimer(timer, after: duration, every: every, fire: fire) }
+            },
+            play_input_click: { host in
+                HostAPITable.deliver(host) { $0.received(.request(.playInputClick)) }
             }
         )
     }

@@ -4,4 +4,6 @@ public enum HostRequest: Hashable, Sendable {
     case advanceToNextInputMode
     /// Hide the keyboard.
     case dismissKeyboard
+    /// Play the key click (UIKit's `UIDevice.playInputClick()`), if the user wants key clicks.
+    case playInputClick
 }

@@ -81,6 +81,10 @@ final class Repl {
                 message = "\(name): \(error)"
                 redraws = false
             case .request(.advanceToNextInputMode): nextKeyboard()
+            case .request(.playInputClick):
+                // The keyboard's own click (a gesture it recognized): the bell, if clicks are wanted.
+                if session.configuration?.typing.keyFeedback.sound == true { screen.bell() }
+                redraws = false
             case .request(.dismissKeyboard):
                 // After the extension's call returns: the instance ends, as on iOS, where the next
                 // appearance is a new keyboard.

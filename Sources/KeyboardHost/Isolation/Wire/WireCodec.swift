@@ -247,6 +247,7 @@ private struct Writer {
         case .setKeyboardState(let state): u8(12); u32(UInt32(clamping: state.subKeyboard)); u32(state.shift.rawValue)
         case .setLayout(let json): u8(13); string(json)
         case .reportEvent(let json): u8(14); string(json)
+        case .request(.playInputClick): u8(15)
         }
     }
 }
@@ -345,6 +346,7 @@ private struct Reader {
             return .setKeyboardState(KeyboardState(subKeyboard: sub, shift: ShiftState(rawValue: try u32()) ?? .off))
         case 13: return .setLayout(json: try string())
         case 14: return .reportEvent(json: try string())
+        case 15: return .request(.playInputClick)
         case let kind: throw .malformed("unknown call kind \(kind)")
         }
     }

@@ -72,7 +72,7 @@ struct LoadedIdentity: Codable, Hashable {
 
 enum Wire {
     /// Bumped when a message changes; the child refuses a host of another version.
-    static let version: UInt32 = 5  // 2: loadClass; 3: a host message's sequence and clock before its kind; 4: the doorbell; 5: the snapshot's platform
+    static let version: UInt32 = 6  // 2: loadClass; 3: a host message's sequence and clock before its kind; 4: the doorbell; 5: the snapshot's platform; 6: playInputClick
     /// The most bytes one message may carry: beyond it the sender is flooding.
     static let maximumMessageBytes = 64 << 20
 }
