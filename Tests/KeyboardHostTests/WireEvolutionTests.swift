@@ -52,6 +52,25 @@ struct WireEvolutionTests {
         #expect(!connection.createInstance(settingsJSON: #"{"typing":{"autocapitalization":"yes"}}"#))
     }
 
+    /// A C keyboard built against revision 3's header (kept in the fixtures as it was), before the
+    /// host API grew play_input_click: it loads, types and deletes under this host, in both isolations.
+    @Test(arguments: Isolation.allCases)
+    func aKeyboardBuiltAgainstTheRevision3HeaderLoadsAndTypes(_ isolation: Isolation) async throws {
+        let path = try CFixture.build("revision3", headers: "Tests/KeyboardHostTests/Fixtures/abi-revision-3")
+        let loaded = try ExtensionLoader.load(path: path, isolation: isolation)
+        let scheduler = VirtualScheduler()
+        let session = KeyboardSession(extension: loaded, scheduler: scheduler)
+        try session.show()
+        for column in [0, 0, 3] {  // a, a, delete
+            try session.tap(KeyPosition(subKeyboard: 0, row: 0, column: column))
+            await scheduler.settle()
+        }
+        #expect(session.textField.text == "a")
+        #expect(session.reportedErrors.isEmpty, "\(Array(session.reportedErrors))")
+        session.hide()
+        await scheduler.settle()
+    }
+
     /// An answer from a newer SDK: an extra field, and a reason this host does not know, kept as sent.
     @Test func aNewerAnswerIsReadAndAnUnknownReasonKept() {
         let read = CommandResult(command: .readFullDocument, succeeded: true, json: #"{"before":"ab","after":"","selected":"","roundTrips":2,"confidence":0.9}"#)

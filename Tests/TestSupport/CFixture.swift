@@ -14,13 +14,17 @@ public enum CFixture {
         return folder
     }()
 
-    /// The path of the fixture built with `defines` (e.g. `["FIXTURE_NULL_ENTRY"]`).
-    public static func build(_ name: String, defines: [String] = [], output: Output = .sharedLibrary) throws -> String {
+    /// The path of the fixture built with `defines` (e.g. `["FIXTURE_NULL_ENTRY"]`), against the
+    /// header in `headers` (a folder relative to the package: today's by default; an older
+    /// revision's, kept in the fixtures, for an extension built before the header grew).
+    public static func build(
+        _ name: String, defines: [String] = [], output: Output = .sharedLibrary, headers: String = "Sources/KeyboardExtensionABI/include"
+    ) throws -> String {
         // Compiles one at a time: tests run in parallel and may ask for the same fixture at once.
         try built.withLock { built in
             if let path = built[name] { return path }
             let source = BuildProducts.packageRoot.appendingPathComponent("Tests/KeyboardHostTests/Fixtures/c_extension.c")
-            let include = BuildProducts.packageRoot.appendingPathComponent("Sources/KeyboardExtensionABI/include")
+            let include = BuildProducts.packageRoot.appendingPathComponent(headers)
             let path = folder.appendingPathComponent(output == .object ? "\(name).o" : "lib\(name).so").path
             var arguments = ["-std=c11", "-Wall", "-Werror", "-fPIC", "-I", include.path]
             arguments += output == .object ? ["-c"] : ["-shared"]
