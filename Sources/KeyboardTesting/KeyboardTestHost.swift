@@ -238,12 +238,8 @@ public final class KeyboardTestHost {
 
     private func position(named name: String, where matches: (Key) -> Bool) throws -> KeyPosition {
         let layout = session.configuration?.layout ?? KeyboardLayout(subKeyboards: [])
-        for (sub, keyboard) in layout.subKeyboards.enumerated() {
-            for (row, keys) in keyboard.rows.enumerated() {
-                if let column = keys.firstIndex(where: matches) {
-                    return KeyPosition(subKeyboard: sub, row: row, column: column)
-                }
-            }
+        for page in layout.subKeyboards.indices {
+            if let position = layout.firstPosition(onPage: page, where: matches) { return position }
         }
         throw KeyboardTestHostError.noSuchKey(name, keyboard: session.loadedExtension.name)
     }

@@ -185,4 +185,22 @@ struct ShuffleTests {
         #expect(layout.shuffle(of: 0) == Shuffle(keys: false, values: true))
         #expect(layout.shuffle(of: 1) == Shuffle(keys: true, values: false))  // the secure default for symbols
     }
+
+    /// A page's keys in reading order, and the first that matches: what the planner, the REPL's picker
+    /// and the test host search with. A page that does not exist has none.
+    @Test func keysAreFoundOnAPageInReadingOrder() {
+        let layout = KeyboardLayout(subKeyboards: [
+            SubKeyboard(mode: .letters, rows: [[.input("a"), .input("b")], [.input("c"), Key(code: .delete, label: "⌫")]]),
+            SubKeyboard(mode: .numbers, rows: [[.input("1")]]),
+        ])
+        #expect(layout.keys(onPage: 0).map(\.key.label) == ["a", "b", "c", "⌫"])
+        #expect(layout.keys(onPage: 0).map(\.position) == [
+            KeyPosition(subKeyboard: 0, row: 0, column: 0), KeyPosition(subKeyboard: 0, row: 0, column: 1),
+            KeyPosition(subKeyboard: 0, row: 1, column: 0), KeyPosition(subKeyboard: 0, row: 1, column: 1),
+        ])
+        #expect(layout.firstPosition(onPage: 0) { $0.code == .delete } == KeyPosition(subKeyboard: 0, row: 1, column: 1))
+        #expect(layout.firstPosition(onPage: 1) { $0.label == "a" } == nil)
+        #expect(layout.firstPosition(onPage: 7) { _ in true } == nil)
+        #expect(layout.keys(onPage: -1).isEmpty)
+    }
 }

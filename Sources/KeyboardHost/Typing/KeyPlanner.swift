@@ -55,16 +55,12 @@ public enum KeyPlanner {
     }
 
     private static func find(_ stroke: KeyStroke, on subKeyboard: Int, _ layout: KeyboardLayout, shift: ShiftState) -> KeyPosition? {
-        for (row, keys) in layout.subKeyboards[subKeyboard].rows.enumerated() {
-            for (column, key) in keys.enumerated() {
-                let matches = switch stroke {
-                case .character(let character): key.typedText(shift: shift) == String(character)
-                case .key(let code): key.code == code
-                }
-                if matches { return KeyPosition(subKeyboard: subKeyboard, row: row, column: column) }
+        layout.firstPosition(onPage: subKeyboard) { key in
+            switch stroke {
+            case .character(let character): key.typedText(shift: shift) == String(character)
+            case .key(let code): key.code == code
             }
         }
-        return nil
     }
 }
 

@@ -38,6 +38,24 @@ public struct KeyboardLayout: Codable, Hashable, Sendable {
         subKeyboards.firstIndex { $0.mode == mode }
     }
 
+    /// The keys of sub-keyboard `page` with their positions, row by row; none if there is no such page.
+    public func keys(onPage page: Int) -> [(position: KeyPosition, key: Key)] {
+        guard subKeyboards.indices.contains(page) else { return [] }
+        return subKeyboards[page].rows.enumerated().flatMap { row, keys in
+            keys.enumerated().map { (KeyPosition(subKeyboard: page, row: row, column: $0.offset), $0.element) }
+        }
+    }
+
+    /// The first key of sub-keyboard `page`, row by row, that `matches`. Allocates nothing: the key
+    /// planner asks on every tap.
+    public func firstPosition(onPage page: Int, where matches: (Key) -> Bool) -> KeyPosition? {
+        guard subKeyboards.indices.contains(page) else { return nil }
+        for (row, keys) in subKeyboards[page].rows.enumerated() {
+            if let column = keys.firstIndex(where: matches) { return KeyPosition(subKeyboard: page, row: row, column: column) }
+        }
+        return nil
+    }
+
     /// The key at a position, or `nil` when the layout has none there.
     public func key(at position: KeyPosition) -> Key? {
         guard subKeyboards.indices.contains(position.subKeyboard) else { return nil }

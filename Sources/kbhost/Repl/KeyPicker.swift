@@ -17,11 +17,7 @@ struct KeyPicker {
 
     /// A picker over the keys of `page` of `layout`.
     init(layout: KeyboardLayout, page: Int) {
-        keys = layout.subKeyboards[safe: page].map { sub in
-            sub.rows.enumerated().flatMap { row, keys in
-                keys.enumerated().map { (KeyPosition(subKeyboard: page, row: row, column: $0.offset), $0.element) }
-            }
-        } ?? []
+        keys = layout.keys(onPage: page)
         rank()
     }
 

@@ -138,7 +138,7 @@ final class Repl {
         }
         if !tapPlanned(.character(character), lettersAsTheyAre: character.isLowercase) {
             // A key that shows the character but types nothing (a ▶, a ⌫ of the keyboard's own).
-            if let key = keyLabelled(String(character)) {
+            if let key = keyOnShownPage(where: { $0.label == String(character) }) {
                 tap(key)
                 return
             }
@@ -147,16 +147,9 @@ final class Repl {
         }
     }
 
-    /// The key on the shown page whose label is `label`.
-    private func keyLabelled(_ label: String) -> KeyPosition? {
-        guard let layout = session.configuration?.layout else { return nil }
-        let sub = session.keyboardState.subKeyboard
-        for (row, keys) in (layout.subKeyboards[safe: sub]?.rows ?? []).enumerated() {
-            if let column = keys.firstIndex(where: { $0.label == label }) {
-                return KeyPosition(subKeyboard: sub, row: row, column: column)
-            }
-        }
-        return nil
+    /// The first key on the page shown that `matches`.
+    private func keyOnShownPage(where matches: (Key) -> Bool) -> KeyPosition? {
+        session.configuration?.layout.firstPosition(onPage: session.keyboardState.subKeyboard, where: matches)
     }
 
     // MARK: Dismissed
@@ -233,31 +226,23 @@ final class Repl {
         if picker != nil {
             picker?.next()
             redraw()
-        } else if !isPlain, !tapPlanned(.character("\t"), lettersAsTheyAre: false) {
-            message = "\(session.loadedExtension.name) has no tab key; C-x t taps any key by its label"
-            redraw()
         } else if isPlain {
             type("\t")
+        } else if !tapPlanned(.character("\t"), lettersAsTheyAre: false) {
+            message = "\(session.loadedExtension.name) has no tab key; C-x t taps any key by its label"
+            redraw()
         }
     }
 
     /// The label of the key at `position` on the keyboard shown, as the status row says it.
     private func label(_ position: KeyPosition) -> String {
-        let key = session.configuration?.layout.subKeyboards[safe: position.subKeyboard]?.rows[safe: position.row]?[safe: position.column]
+        let key = session.configuration?.layout.key(at: position)
         return key.map { $0.label.isEmpty ? $0.code.description : $0.label } ?? "?"
     }
 
     /// The key on the shown page labelled with `letter`, in either case.
     private func letterKey(_ letter: Character) -> KeyPosition? {
-        guard let layout = session.configuration?.layout else { return nil }
-        let sub = session.keyboardState.subKeyboard
-        guard layout.subKeyboards.indices.contains(sub) else { return nil }
-        for (row, keys) in layout.subKeyboards[sub].rows.enumerated() {
-            if let column = keys.firstIndex(where: { $0.code == .input && $0.typedText?.lowercased() == String(letter) }) {
-                return KeyPosition(subKeyboard: sub, row: row, column: column)
-            }
-        }
-        return nil
+        keyOnShownPage { $0.code == .input && $0.typedText?.lowercased() == String(letter) }
     }
 
     /// A key by what it does (delete, return, …); `false` if the keyboard has none.
