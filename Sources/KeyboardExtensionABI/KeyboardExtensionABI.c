@@ -7,12 +7,14 @@
 _Static_assert(offsetof(kbx_extension_descriptor, struct_size) == 4, "header prefix");
 _Static_assert(offsetof(kbx_extension_descriptor, identifier) == 8, "descriptor layout");
 _Static_assert(KBX_EXTENSION_DESCRIPTOR_MIN_SIZE == 96, "descriptor revision 1 size");
-_Static_assert(sizeof(kbx_extension_descriptor) == 104, "descriptor revision 2 size");
+_Static_assert(offsetof(kbx_extension_descriptor, key_gestures) == 104, "descriptor revisions 2-4 size");
+_Static_assert(sizeof(kbx_extension_descriptor) == 112, "descriptor revision 5 size");
 _Static_assert(KBX_HOST_API_MIN_SIZE == 144, "host API revision 1 size");
 _Static_assert(offsetof(kbx_host_api, play_input_click) == 160, "host API revisions 2-3 size");
 _Static_assert(sizeof(kbx_host_api) == 168, "host API revision 4 size");
 _Static_assert(offsetof(kbx_text_snapshot, platform) == 152, "snapshot revisions 1-2 size");
 _Static_assert(sizeof(kbx_text_snapshot) == 160, "snapshot revision 3 size");
 _Static_assert(offsetof(kbx_text_snapshot, text_content_type) == 112, "snapshot layout");
-_Static_assert(sizeof(kbx_key_event) == 24, "key event v1 size");
+_Static_assert(offsetof(kbx_key_event, callout) == 24, "key event revisions 1-4 size");
+_Static_assert(sizeof(kbx_key_event) == 40, "key event revision 5 size");
 #endif

@@ -220,10 +220,49 @@ public final class KeyboardTestHost {
         try tap(at: try position(named: "{\(code)}") { $0.code == code })
     }
 
+    // MARK: Gestures (ABI section 11)
+
+    /// Makes `gesture` on the key at `position`, to the finger's lift: the host sends its events at
+    /// their times, moving its clock by the gesture's length (``KeyGesture/duration``) as it settles
+    /// (what falls due on the way — the keyboard's timers, edits under latency — runs in its turn).
+    public func perform(_ gesture: KeyGesture, at position: KeyPosition) async throws {
+        try session.perform(gesture, at: position)
+        await settle()
+    }
+
+    /// Long-presses the key labelled `label` (or typing it) until its callouts show, and lifts on
+    /// `callout` — one of the key's callouts; `nil` lifts on none. 0.6 s of the host's clock.
+    public func longPress(_ label: String, choosing callout: String? = nil) async throws {
+        try await perform(.longPress(callout: callout), at: try position(named: "\"\(label)\"") { $0.label == label || $0.typedText == label })
+    }
+
+    /// Holds the key labelled `label` (or typing it) still for `duration` of the host's clock: a key
+    /// with callouts long-presses, another repeats (every 0.1 s after 0.5 s).
+    public func hold(_ label: String, for duration: Duration) async throws {
+        try await perform(.hold(duration), at: try position(named: "\"\(label)\"") { $0.label == label || $0.typedText == label })
+    }
+
+    /// Holds the first key with `code` still for `duration` of the host's clock (delete repeats).
+    public func hold(_ code: KeyCode, for duration: Duration) async throws {
+        try await perform(.hold(duration), at: try position(named: "{\(code)}") { $0.code == code })
+    }
+
+    /// Drags from the first key with `code` by `steps` sideways (negative: left), a step per frame
+    /// (16 ms of the host's clock): the space bar moves the caret a Character per step.
+    public func drag(_ code: KeyCode, by steps: Int) async throws {
+        try await perform(.drag(steps: steps), at: try position(named: "{\(code)}") { $0.code == code })
+    }
+
+    /// Drags from the key labelled `label` (or typing it) by `steps` sideways.
+    public func drag(_ label: String, by steps: Int) async throws {
+        try await perform(.drag(steps: steps), at: try position(named: "\"\(label)\"") { $0.label == label || $0.typedText == label })
+    }
+
     /// Types `keys` as a person would: the taps `KeyPlanner` plans for each character (shift for a
-    /// capital, a mode key for a digit on another page; named keys in braces, as `kbhost run --type`),
-    /// settling after each tap — the keyboard's edits applied and its tasks run — and planning again
-    /// from what the keyboard shows. Virtual time does not move.
+    /// capital, a mode key for a digit on another page; named keys and gestures in braces, as `kbhost
+    /// run --type`), settling after each tap — the keyboard's edits applied and its tasks run — and
+    /// planning again from what the keyboard shows. Virtual time does not move, but for gestures
+    /// (`{hold:delete:2s}`), which move it by their length.
     public func type(_ keys: String) async throws {
         for (stroke, place) in try KeyStroke.parse(keys) {
             do {

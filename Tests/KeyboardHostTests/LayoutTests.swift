@@ -59,7 +59,7 @@ struct LayoutTests {
 
     @Test(arguments: [
         (#"{"subKeyboards": [{"mode": "letters", "rows": [[{"code": "input", "label": "a", "colour": 1}]]}]}"#,
-         "subKeyboards[0].rows[0][0].colour: unknown key (expected code, label, output, width, height, leftPadding)"),
+         "subKeyboards[0].rows[0][0].colour: unknown key (expected code, label, output, width, height, leftPadding, callouts)"),
         (#"{"subKeyboards": [{"mode": "letters", "rows": [[{"code": "input", "label": "a", "width": -1}]]}]}"#,
          "subKeyboards[0].rows[0][0].width: expected a number above 0"),
         (#"{"subKeyboards": [{"mode": "letters", "rows": [[{"code": "inptu", "label": "a"}]]}]}"#,

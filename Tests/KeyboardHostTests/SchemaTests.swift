@@ -33,7 +33,7 @@ struct SchemaTests {
         Set(try #require(try JSONSerialization.jsonObject(with: JSONEncoder().encode(value)) as? [String: Any]).keys)
     }
 
-    private static let key = Key(code: .input, label: "a", output: "b", width: 2, height: 2, leftPadding: 1)
+    private static let key = Key(code: .input, label: "a", output: "b", width: 2, height: 2, leftPadding: 1, callouts: ["á"])
     private static let page = SubKeyboard(
         mode: .numbers, rows: [[key]], tapByPosition: true, margins: Margins(left: .fraction(0.1)), horizontalGap: 0.1,
         verticalGap: 0.1, shuffle: Shuffle(keys: true, values: true)

@@ -31,7 +31,9 @@ struct WireCodecTests {
             documentIdentifier: UUID(), hasText: true, traits: TextInputTraits(), operationsApplied: 8, selection: nil,
             platform: .android
         )),
-        .keyEvent(action: 2, position: KeyPosition(subKeyboard: 1, row: 2, column: 3)),
+        .keyEvent(.tap(KeyPosition(subKeyboard: 1, row: 2, column: 3))),
+        .keyEvent(KeyEvent(.up, at: KeyPosition(subKeyboard: 0, row: 1, column: 2), callout: 3, dragX: -5, dragY: 2)),
+        .keyEvent(KeyEvent(.repeat, at: KeyPosition(subKeyboard: 0, row: 3, column: 0), repeatCount: 17)),
         .hostCommand(command: 4, request: .max),
         .cancelCommand(request: 9),
         .fireTimer(token: 11),

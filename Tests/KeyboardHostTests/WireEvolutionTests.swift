@@ -26,6 +26,14 @@ struct WireEvolutionTests {
         await scheduler.settle()
         #expect(session.textField.text == "a")
         #expect(session.reportedErrors.isEmpty, "\(Array(session.reportedErrors))")
+        // Its descriptor ends before key_gestures (revision 5): it gets taps alone, and a gesture is
+        // refused to the host's user in one line, before anything reaches it.
+        #expect(!loaded.takesKeyGestures)
+        #expect(throws: SessionError.gesturesUnsupported(extension: loaded.name, gesture: .hold(.seconds(1)))) {
+            try session.perform(.hold(.seconds(1)), at: KeyPosition(subKeyboard: 0, row: 0, column: 3))
+        }
+        await scheduler.settle()
+        #expect(session.textField.text == "a")
         session.hide()
         await scheduler.settle()
     }

@@ -321,6 +321,42 @@ struct KBHostCommandTests {
         #expect(result.standardError == "kbhost: error: --type: Hello Keyboard has no key that types \"~\" (character 3)\n")
     }
 
+    /// Issue 18's "done means": a long-press types the accent, and holding delete for 2 s of the host's
+    /// clock deletes more than one character — the same number every run (here, in process and
+    /// isolated alike). The space bar's drag moves the caret.
+    @Test func gesturesAreTypedByName() throws {
+        let qwerty = try BuildProducts.sample("QwertyKeyboard")
+        let cafe = try kbhost("run", qwerty, "--type", "caf{longpress:e:é}")
+        #expect(cafe.status == 0, "\(cafe.standardError)")
+        #expect(try runOutput(cafe).document == "café")
+        let text = "one two three four five six seven eight nine ten"
+        var left: [String] = []
+        for isolation in ["process", "in-process", "process"] {
+            let held = try kbhost("run", qwerty, "--isolation", isolation, "--text", text, "--type", "{hold:delete:2s}")
+            #expect(held.status == 0, "\(held.standardError)")
+            left.append(try runOutput(held).document)
+        }
+        // 1 at the press, 10 characters, then 5 words (repeats at 1.5 … 1.9 s).
+        #expect(left == Array(repeating: "one two three ", count: 3))
+        let hello = try kbhost("run", qwerty, "--text", "hello world", "--type", "{hold:delete:600ms}")
+        #expect(try runOutput(hello).document == "hello wor")
+        let dragged = try kbhost("run", qwerty, "--text", "hello world", "--type", "{drag:space:-5}X")
+        #expect(try runOutput(dragged).document == "hello Xworld")
+    }
+
+    @Test(arguments: [
+        ("{longpress:e:x}", "kbhost: error: --type: long-press choosing x on \"e\" (character 1): the key \"e\" has no callout \"x\" (it has è é ê ë ē ė ę)\n"),
+        ("{longpress:q}", "kbhost: error: --type: long-press on \"q\" (character 1): the key \"q\" has no callouts to long-press for; hold it instead\n"),
+        ("{hold:delete:soon}", "kbhost: error: --type: '{hold:delete:soon}' at character 1: 'soon' is not a duration above 0 (write 2s, 1.5s or 500ms)\n"),
+        ("{drag:space:0}", "kbhost: error: --type: '{drag:space:0}' at character 1: '0' is not a whole number of steps other than 0 (negative goes left)\n"),
+        ("{drag:spacebar:2}", "kbhost: error: --type: '{drag:spacebar:2}' at character 1: 'spacebar' is neither one character nor a key name\n"),
+    ])
+    func aGestureThatCannotBeMadeIsABadArgument(_ keys: String, _ message: String) throws {
+        let result = try kbhost("run", try BuildProducts.sample("QwertyKeyboard"), "--type", keys)
+        #expect(result.status == 64)
+        #expect(result.standardError == message)
+    }
+
     @Test func anUnknownKeyNameIsABadArgument() throws {
         let result = try kbhost("run", try hello, "--type", "a{bogus}")
         #expect(result.status == 64)

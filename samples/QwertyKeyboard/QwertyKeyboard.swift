@@ -7,7 +7,19 @@ import KeyboardExtension
 /// The toolbar: delete the word before the cursor, and four actions on the whole document through
 /// the full-document reader — read all (the keyboard reports the counts), clear all, and move to the
 /// beginning or the end. A walk reports its outcome, or why it stopped (the user typed, say).
+///
+/// Gestures, with the SDK's defaults: the Latin letters that have accents offer them on a long-press
+/// (`kbhost run … --type 'caf{longpress:e:é}'`), delete repeats while held and then takes words, and
+/// a drag on the space bar moves the caret (`{drag:space:-5}`).
 final class QwertyKeyboard: KeyboardViewController {
+    /// The accents iOS's English keyboard offers on each letter's long-press.
+    static let callouts: [String: [String]] = [
+        "a": ["à", "á", "â", "ä", "æ", "ã", "å", "ā"], "c": ["ç", "ć", "č"],
+        "e": ["è", "é", "ê", "ë", "ē", "ė", "ę"], "i": ["î", "ï", "í", "ī", "į", "ì"], "l": ["ł"],
+        "n": ["ñ", "ń"], "o": ["ô", "ö", "ò", "ó", "œ", "ø", "ō", "õ"], "s": ["ß", "ś", "š"],
+        "u": ["û", "ü", "ù", "ú", "ū"], "y": ["ÿ"], "z": ["ž", "ź", "ż"],
+    ]
+
     override func createConfiguration() -> KeyboardConfiguration {
         let toolbar = [
             Key(code: .action("readAll"), label: "read all", width: 2),
@@ -17,11 +29,22 @@ final class QwertyKeyboard: KeyboardViewController {
             Key(code: .action("deleteWord"), label: "⌫ word", width: 2),
         ]
         var layout = KeyboardLayout.qwerty
+        for row in layout.subKeyboards[0].rows.indices {
+            for column in layout.subKeyboards[0].rows[row].indices {
+                let key = layout.subKeyboards[0].rows[row][column]
+                layout.subKeyboards[0].rows[row][column].callouts = Self.callouts[key.label] ?? []
+            }
+        }
         layout.subKeyboards[0].rows.insert(toolbar, at: 0)
         return KeyboardConfiguration(
             license: Self.license, layout: layout,
             typing: TypingOptions(autocapitalization: true, doubleSpacePeriod: true)
         )
+    }
+
+    override func keyPressed(_ key: Key) {
+        wordDeletion = nil  // any key ends a word deletion under way
+        super.keyPressed(key)
     }
 
     override func keyTapped(_ key: Key) {

@@ -75,6 +75,9 @@ open class KeyboardViewController {
     /// Whether shift is on because autocapitalization turned it on (`updateAutomaticShift()`).
     var shiftIsAutomatic = false
 
+    /// The touches under way (gestures between their down and up), by the key's position.
+    var touches: [KeyPosition: KeyTouch] = [:]
+
     /// The periodic reshuffle of a secure layout, if any.
     var layoutRefresh: HostTimer?
 
@@ -238,7 +241,67 @@ open class KeyboardViewController {
         }
     }
 
-    /// Switches to the next keyboard, as the globe key does on iOS.
+    // MARK: Key gestures (ABI section 11; the bookkeeping in +Gestures). Override any; call `super`
+    // for the default.
+
+    /// After this many character repeats a held delete deletes a word per repeat, as iOS's speeds up
+    /// (the first second of repeats deletes characters; on the host's clock, as the repeats come).
+    public static let deleteRepeatsBeforeWords = 10
+
+
+    /// A finger went down on `key` and stays (a gesture begins; a quick tap comes as
+    /// ``keyTapped(_:)`` instead). The default deletes for the delete key — iOS's delete acts as the
+    /// finger goes down, and then repeats — and does nothing for other keys, which act as they are
+    /// released.
+    open func keyPressed(_ key: Key) {
+        if key.code == .delete { textDocumentProxy.deleteBackward() }
+    }
+
+    /// The finger has stayed on `key`, which has callouts, for the long-press delay: the host shows
+    /// them. Does nothing by default; the callout the finger lifts on comes with the release.
+    open func keyLongPressed(_ key: Key) {}
+
+    /// The finger is still down on `key`, which has no callouts: the `count`th repeat, one every 0.1 s
+    /// of the host's clock after the first at 0.5 s. The default repeats delete, a Character at a time
+    /// for the first ``deleteRepeatsBeforeWords`` repeats and then a word at a time, as iOS's speeds up;
+    /// other keys do not repeat.
+    open func keyRepeated(_ key: Key, count: Int) {
+        guard key.code == .delete else { return }
+        guard count > Self.deleteRepeatsBeforeWords else { return textDocumentProxy.deleteBackward() }
+        let before = textDocumentProxy.documentContextBeforeInput ?? ""
+        let length = Self.lengthOfLastWord(before)
+        for _ in 0..<max(length, 1) { textDocumentProxy.deleteBackward() }
+    }
+
+    /// The finger moved on `key` by a step (`x` right, `y` down; negative the other way); `touch` says
+    /// where it is now. The default moves the caret one Character per step for the space bar, as
+    /// iOS's space-bar drag does (in the units the platform's `adjustTextPosition` counts, measured from
+    /// where the caret was as the finger went down); other keys do nothing.
+    open func keyDragged(_ key: Key, byX x: Int, y: Int, touch: KeyTouch) {
+        guard key.code == .space, x != 0 else { return }
+        let unit = textDocumentProxy.snapshot.platform.caretMoveUnit
+        let offset = touch.caretOffset(toCharacters: touch.dragX, in: unit) - touch.caretOffset(toCharacters: touch.dragX - x, in: unit)
+        textDocumentProxy.adjustTextPosition(byCharacterOffset: offset)
+    }
+
+    /// The finger lifted from `key`; `touch` says what it did. The default types the callout it lifted
+    /// on (upper case under shift, after which a one-shot shift goes off); else does nothing after a
+    /// long-press, a drag or delete (which acted as it went down); else acts as a tap of the key (a held
+    /// letter types as it is released).
+    open func keyReleased(_ key: Key, touch: KeyTouch) {
+        if let index = touch.calloutIndex {
+            guard let text = key.callout(index, shift: keyboardState.shift) else { return }
+            insertTyped(text)
+            if keyboardState.shift == .on {
+                keyboardState.shift = .off
+                shiftIsAutomatic = false
+            }
+            return
+        }
+        if touch.longPressed || touch.moved || key.code == .delete { return }
+        keyTapped(key)
+    }
+
     /// Plays the key click, as UIKit's `UIDevice.current.playInputClick()`: the host plays it if its
     /// user wants key clicks (`typing.keyFeedback.sound`; the REPL rings the terminal's bell), and
     /// does nothing otherwise, or under a host older than ABI revision 4. For keys the host did not tap
@@ -247,6 +310,7 @@ open class KeyboardViewController {
         textDocumentProxy.host.playInputClick()
     }
 
+    /// Switches to the next keyboard, as the globe key does on iOS.
     public func advanceToNextInputMode() {
         textDocumentProxy.host.advanceToNextInputMode()
     }

@@ -109,20 +109,19 @@ enum InstanceBridge {
                     }
                 }
             },
-            key_event: { instance, event in
-                guard let event else { return kbx_status(KBX_STATUS_FAILED) }
-                let position = KeyPosition(
-                    subKeyboard: Int(event.pointee.sub_keyboard), row: Int(event.pointee.row),
-                    column: Int(event.pointee.column)
-                )
+            key_event: { instance, pointer in
+                guard let event = InstanceBridge.keyEvent(pointer) else { return kbx_status(KBX_STATUS_FAILED) }
+                let position = KeyPosition(subKeyboard: Int(event.sub_keyboard), row: Int(event.row), column: Int(event.column))
                 return InstanceBridge.withController(instance) { controller, _ in
                     guard let key = controller.layout.key(at: position) else {
                         return kbx_status(KBX_STATUS_NO_SUCH_KEY)
                     }
-                    // The user tapped a key: a running full-document walk ends (userCancelled), and the
+                    // The user touched a key: a running full-document walk ends (userCancelled), and the
                     // key does what it does. The keyboard is never blocked by a walk.
-                    controller.activeWalker?.userTappedKey()
-                    controller.keyTapped(key)
+                    if Int(event.action) == KBX_KEY_TAP || Int(event.action) == KBX_KEY_DOWN {
+                        controller.activeWalker?.userTappedKey()
+                    }
+                    _ = controller.handleKeyEvent(event, key: key, position: position)
                     return kbx_status(KBX_STATUS_OK)
                 } ?? kbx_status(KBX_STATUS_FAILED)
             },
@@ -135,8 +134,32 @@ enum InstanceBridge {
                 InstanceBridge.withController(instance) { controller, _ in
                     controller.cancelHostCommand(request)
                 }
-            }
+            },
+            // Every keyboard of this SDK takes gestures: its handlers' defaults do what iOS's keys do.
+            key_gestures: 1,
+            reserved0: 0
         )
+    }
+
+    /// Copies a borrowed key event at this header's size. A field of a later revision than the host's
+    /// takes what such a host means: no callout (-1), no repeat, no drag.
+    static func keyEvent(_ pointer: UnsafePointer<kbx_key_event>?) -> kbx_key_event? {
+        guard let pointer else { return nil }
+        var event = kbx_key_event()
+        event.callout = -1
+        let size = min(Int(pointer.pointee.struct_size), MemoryLayout<kbx_key_event>.size)
+        guard size >= MemoryLayout<kbx_key_event>.offset(of: \.callout)! else {
+            // Revisions 1-4: the first fields only; the rest keep their defaults.
+            event.abi_version = pointer.pointee.abi_version
+            event.struct_size = pointer.pointee.struct_size
+            event.action = pointer.pointee.action
+            event.sub_keyboard = pointer.pointee.sub_keyboard
+            event.row = pointer.pointee.row
+            event.column = pointer.pointee.column
+            return event
+        }
+        withUnsafeMutableBytes(of: &event) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size)) }
+        return event
     }
 
     /// Runs `body` on the main actor. The host calls every callback on its main thread (ABI section 3).

@@ -20,6 +20,23 @@ extension TextDocumentProxy {
         host.adjustTextPosition(byCharacterOffset: offset)
     }
 
+    /// Moves the caret by `count` Characters (negative: backwards) whatever the platform counts
+    /// ``adjustTextPosition(byCharacterOffset:)`` in: under iOS and Android, which count UTF-16 units,
+    /// the offset is worked out from the context the proxy shows (as far as it shows; beyond it, one
+    /// unit per Character). What a space-bar drag moves by.
+    public func adjustTextPosition(byCharacters count: Int) {
+        guard count != 0 else { return }
+        adjustTextPosition(byCharacterOffset: Self.offset(ofCharacters: count, before: snapshot.contextBefore, after: snapshot.contextAfter, in: snapshot.platform.caretMoveUnit))
+    }
+
+    /// The offset in `unit` of a move by `count` Characters over the text shown `before` and `after`
+    /// the caret; one unit per Character beyond it.
+    nonisolated static func offset(ofCharacters count: Int, before: String, after: String, in unit: TextUnit) -> Int {
+        let context = count < 0 ? before.suffix(-count) : after.prefix(count)
+        let units = unit.count(of: context) + (abs(count) - context.count)
+        return count < 0 ? -units : units
+    }
+
     /// Replaces the marked text (or else the selection) with `markedText`, marks it, and selects
     /// `selectedRange` within it. Unlike UIKit's `NSRange` of UTF-16 units, `selectedRange` counts
     /// Characters from the start of the marked text, like every offset here.

@@ -26,6 +26,9 @@
  *      3  kbx_text_snapshot.platform and .platform_traits (section 10); selection_location and
  *         selection_length are -1 under a platform without section 7's extras.
  *      4  kbx_host_api.play_input_click.
+ *      5  key gestures (section 11): kbx_key_event's actions KBX_KEY_DOWN to KBX_KEY_DRAG and its
+ *         fields .callout, .repeat_count, .drag_x, .drag_y; kbx_extension_descriptor.key_gestures;
+ *         a layout key's "callouts".
  *    The JSON that crosses (settings, the configuration, set_layout, report_event, command answers)
  *    follows the same rule: a later revision may add keys, never change or remove one. So a reader
  *    ignores keys it does not know, and a key a writer leaves out takes its default (every key a
@@ -98,6 +101,28 @@
  *    every platform: in particular every turn that applied posted operations still ends with a
  *    snapshot whose operations_applied acknowledges them (the platform's own update after an edit:
  *    Android's onUpdateSelection, Wayland's done, the refresh of iOS's proxy).
+ *
+ * 11. Key gestures (revision 5)
+ *    A quick touch of a key is one KBX_KEY_TAP, as it always was. Any other touch is a gesture: one
+ *    KBX_KEY_DOWN, then what the finger does, then one KBX_KEY_UP, all on the same key, at the times of
+ *    the host's clock (section 8) at which they happen. The host sends gestures only to an extension
+ *    whose descriptor has a non-zero `key_gestures`; to any other it sends taps alone (and refuses to
+ *    its user a gesture it cannot send), so an extension built against an earlier revision behaves as
+ *    it did. While the finger is down:
+ *      - a key with callouts (the layout key's "callouts": the secondary values shown on long-press,
+ *        as iOS shows é è ê ë above e) gets KBX_KEY_LONG_PRESS once the finger has been still for
+ *        KBX_LONG_PRESS_DELAY_NS; the host shows the callouts, and the KBX_KEY_UP that ends the touch
+ *        says in `callout` which one the finger was lifted on (an index into "callouts"; -1 for none);
+ *      - a key without callouts gets KBX_KEY_REPEAT once the finger has been still for
+ *        KBX_REPEAT_DELAY_NS and again every KBX_REPEAT_INTERVAL_NS, with `repeat_count` 1, 2, …; an
+ *        extension repeats what it wants to (delete) and ignores the rest (letters);
+ *      - a finger that moves gets KBX_KEY_DRAG for each step, with `drag_x` and `drag_y` the steps it
+ *        has moved from where it went down (right and down positive). A step is what the key moves by:
+ *        one Character for the space bar's caret drag. A finger that has moved neither long-presses
+ *        nor repeats.
+ *    What a gesture does is the extension's to decide; the events only say what the finger did. The
+ *    KBX_KEY_UP of a touch that neither long-pressed, repeated nor moved is the end of a press as long
+ *    as a tap (an extension may treat it as one).
  */
 #ifndef KEYBOARD_EXTENSION_ABI_H
 #define KEYBOARD_EXTENSION_ABI_H
@@ -113,7 +138,7 @@ extern "C" {
 #define KBX_ABI_VERSION 1u
 
 /** The revision of version 1 this header describes (section 2). */
-#define KBX_ABI_REVISION 4u
+#define KBX_ABI_REVISION 5u
 
 /**
  * Whether a struct that arrived with `struct_size` bytes has `field` (section 2): true when the
@@ -246,7 +271,24 @@ typedef uint32_t kbx_key_action;
 enum {
     /** A touch that went down and up on the key. */
     KBX_KEY_TAP = 1,
+    /* Revision 5: a gesture (section 11), sent only when the descriptor's key_gestures is non-zero. */
+    /** A finger went down on the key and stays: a gesture begins. */
+    KBX_KEY_DOWN = 2,
+    /** The finger lifted: the gesture ends. `callout` says which callout it lifted on, if any. */
+    KBX_KEY_UP = 3,
+    /** The finger has been still on a key with callouts for KBX_LONG_PRESS_DELAY_NS. */
+    KBX_KEY_LONG_PRESS = 4,
+    /** The finger is still down on a key without callouts: the `repeat_count`th repeat. */
+    KBX_KEY_REPEAT = 5,
+    /** The finger moved: it is `drag_x`, `drag_y` steps from where it went down. */
+    KBX_KEY_DRAG = 6,
 };
+
+/** Section 11's timing, on the host's clock, in nanoseconds (UIKit's long-press 0.5 s; iOS's delete
+ *  repeats after 0.5 s, ten times a second). */
+#define KBX_LONG_PRESS_DELAY_NS 500000000ull
+#define KBX_REPEAT_DELAY_NS 500000000ull
+#define KBX_REPEAT_INTERVAL_NS 100000000ull
 
 /**
  * A key event, by position: the key at `row`, `column` of sub-keyboard `sub_keyboard` of the layout
@@ -260,6 +302,18 @@ typedef struct kbx_key_event {
     uint32_t sub_keyboard;
     uint32_t row;
     uint32_t column;
+
+    /* Revision 5 (check KBX_HAS_FIELD before use; a host sends gestures only with them). */
+
+    /** KBX_KEY_UP after KBX_KEY_LONG_PRESS: the index of the callout the finger lifted on in the key's
+     *  "callouts"; -1 for none (it lifted where it began, or off the callouts). -1 for other actions. */
+    int32_t callout;
+    /** KBX_KEY_REPEAT: 1 for the first repeat, then 2, 3, …; 0 for other actions. */
+    uint32_t repeat_count;
+    /** KBX_KEY_DRAG, and the KBX_KEY_UP after it: the steps the finger has moved from where it went
+     *  down, right (x) and down (y) positive; 0 otherwise. */
+    int32_t drag_x;
+    int32_t drag_y;
 } kbx_key_event;
 
 /** The shift key's state. */
@@ -487,6 +541,13 @@ typedef struct kbx_extension_descriptor {
      * answer it; the host ignores the answer. Unknown or answered requests are ignored.
      */
     void (*cancel_command)(kbx_instance *instance, uint64_t request);
+
+    /* Revision 5 (the host reads it only when struct_size covers it; 0 when it does not). */
+
+    /** Non-zero if the extension takes key gestures (section 11): KBX_KEY_DOWN to KBX_KEY_DRAG. With
+     *  0, the host sends it taps alone. */
+    uint32_t key_gestures;
+    uint32_t reserved0;
 } kbx_extension_descriptor;
 
 /** The size of revision 1's kbx_extension_descriptor, the least a host accepts. */

@@ -24,7 +24,7 @@ protocol ExtensionConnection: AnyObject {
     func lifecycle(_ event: kbx_lifecycle_event)
     func textInput(_ event: kbx_text_event)
     func updateSnapshot(_ snapshot: Snapshot)
-    func keyEvent(_ action: kbx_key_action, at position: KeyPosition) -> kbx_status
+    func keyEvent(_ event: KeyEvent) -> kbx_status
     func hostCommand(_ command: HostCommand, request: UInt64)
     /// Asks the instance to stop a command the host gave up on (a no-op for an extension of revision 1).
     func cancelCommand(request: UInt64)

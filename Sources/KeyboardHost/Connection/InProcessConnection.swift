@@ -119,13 +119,9 @@ final class InProcessConnection: ExtensionConnection {
         }
     }
 
-    func keyEvent(_ action: kbx_key_action, at position: KeyPosition) -> kbx_status {
+    func keyEvent(_ event: KeyEvent) -> kbx_status {
         guard let current else { return kbx_status(KBX_STATUS_FAILED) }
-        var event = kbx_key_event(
-            abi_version: KBX_ABI_VERSION, struct_size: UInt32(MemoryLayout<kbx_key_event>.size),
-            action: action, sub_keyboard: UInt32(clamping: position.subKeyboard),
-            row: UInt32(clamping: position.row), column: UInt32(clamping: position.column)
-        )
+        var event = event.abiEvent
         return call { callbacks.key_event(current.handle, &event) }
     }
 

@@ -117,8 +117,8 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         case .lifecycle(let event): connection?.lifecycle(kbx_lifecycle_event(event))
         case .textInput(let event): connection?.textInput(kbx_text_event(event))
         case .snapshot(let snapshot): connection?.updateSnapshot(snapshot)
-        case .keyEvent(let action, let position):
-            reply(sequence, connection?.keyEvent(kbx_key_action(action), at: position) ?? kbx_status(KBX_STATUS_FAILED), [])
+        case .keyEvent(let event):
+            reply(sequence, connection?.keyEvent(event) ?? kbx_status(KBX_STATUS_FAILED), [])
         case .hostCommand(let command, let request):
             if let command = HostCommand(code: command) { connection?.hostCommand(command, request: request) }
         case .cancelCommand(let request): connection?.cancelCommand(request: request)
@@ -141,7 +141,8 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         connection.delegate = self
         self.connection = connection
         let identity = LoadedIdentity(
-            identifier: loaded.identifier, name: loaded.name, version: loaded.version, abiVersion: loaded.abiVersion
+            identifier: loaded.identifier, name: loaded.name, version: loaded.version, abiVersion: loaded.abiVersion,
+            keyGestures: loaded.takesKeyGestures
         )
         reply(sequence, 0, Array((try? JSONEncoder().encode(identity)) ?? Data()))
     }

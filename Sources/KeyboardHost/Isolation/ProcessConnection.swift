@@ -108,7 +108,7 @@ final class ProcessConnection: ExtensionConnection {
     /// it is; the child then ends. What isolated loading is: nothing of the library runs in the host.
     static func probe(path: String, absolute: String, sha256: String?) throws(LoadError) -> LoadedExtension {
         let placeholder = LoadedExtension(
-            source: path, identifier: "", name: path, version: "", abiVersion: 0, isolation: .process,
+            source: path, identifier: "", name: path, version: "", abiVersion: 0, takesKeyGestures: false, isolation: .process,
             library: absolute, sha256: sha256, className: nil, descriptor: nil, callbacks: nil
         )
         let connection = ProcessConnection(placeholder, scheduler: MainQueueScheduler())
@@ -119,7 +119,8 @@ final class ProcessConnection: ExtensionConnection {
         case .success(let identity):
             return LoadedExtension(
                 source: path, identifier: identity.identifier, name: identity.name, version: identity.version,
-                abiVersion: identity.abiVersion, isolation: .process, library: absolute, sha256: sha256,
+                abiVersion: identity.abiVersion, takesKeyGestures: identity.keyGestures, isolation: .process,
+                library: absolute, sha256: sha256,
                 className: nil, descriptor: nil, callbacks: nil
             )
         }
@@ -169,8 +170,8 @@ final class ProcessConnection: ExtensionConnection {
     func textInput(_ event: kbx_text_event) { post(.textInput(event)) }
     func updateSnapshot(_ snapshot: Snapshot) { post(.snapshot(snapshot)) }
 
-    func keyEvent(_ action: kbx_key_action, at position: KeyPosition) -> kbx_status {
-        call(.keyEvent(action: action, position: position))?.status ?? kbx_status(KBX_STATUS_FAILED)
+    func keyEvent(_ event: KeyEvent) -> kbx_status {
+        call(.keyEvent(event))?.status ?? kbx_status(KBX_STATUS_FAILED)
     }
 
     func hostCommand(_ command: HostCommand, request: UInt64) {

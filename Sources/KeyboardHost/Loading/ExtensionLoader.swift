@@ -79,7 +79,8 @@ public enum ExtensionLoader {
         }
         return LoadedExtension(
             source: source, identifier: loaded.identifier, name: loaded.name, version: loaded.version,
-            abiVersion: loaded.abiVersion, isolation: .process, library: nil, sha256: nil, className: mangledName,
+            abiVersion: loaded.abiVersion, takesKeyGestures: loaded.takesKeyGestures, isolation: .process, library: nil,
+            sha256: nil, className: mangledName,
             descriptor: nil, callbacks: nil
         )
     }
@@ -141,7 +142,7 @@ public enum ExtensionLoader {
         let callbacks = Self.callbacksCopy(of: descriptor, fields)
         return LoadedExtension(
             source: source, identifier: identifier, name: name, version: version, abiVersion: abiVersion,
-            isolation: .inProcess, library: library, sha256: sha256, className: nil, descriptor: descriptor,
+            takesKeyGestures: fields.key_gestures != 0, isolation: .inProcess, library: library, sha256: sha256, className: nil, descriptor: descriptor,
             callbacks: UnsafePointer(callbacks)
         )
     }

@@ -12,6 +12,9 @@ public struct LoadedExtension: Sendable, CustomStringConvertible {
     public let name: String
     public let version: String
     public let abiVersion: UInt32
+    /// Whether it takes key gestures (its descriptor's `key_gestures`, ABI revision 5): without them
+    /// the host sends it taps alone and refuses its user a gesture (``KeyGesture``).
+    public let takesKeyGestures: Bool
     /// Where it runs.
     public let isolation: Isolation
     /// The library's absolute path (for a child to load), and the SHA-256 it was checked with, if any.

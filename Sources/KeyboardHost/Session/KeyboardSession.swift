@@ -63,6 +63,9 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// In process or a child process: what the instance handle, the limits and the child's id come from.
     private let transport: any ExtensionConnection
     public private(set) var isShown = false
+    /// Counts the appearances (instances) so far: work scheduled for one (a gesture's later events)
+    /// is dropped once another has begun.
+    var appearance = 0
     /// How the extension failed, if it did (isolation): it is then not shown; ``show()`` starts it anew.
     public private(set) var fault: ExtensionFault?
     /// Edits the extension posted and the host has not applied yet.
@@ -139,6 +142,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
             throw .instanceNotCreated(extension: name, message: latestError)
         }
         posted.applied = 0
+        appearance += 1
         keyboardState = KeyboardState()
 
         do {
@@ -213,15 +217,20 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     public func tap(_ position: KeyPosition) throws(SessionError) {
         guard isShown else { throw .notShown(extension: name) }
         onEvent?(.keyTapped(position))
+        try send(.tap(position))
+    }
+
+    /// Sends one key event (a tap, or one event of a gesture) and says how it went.
+    func send(_ event: KeyEvent) throws(SessionError) {
         let errorsBefore = reportedErrors.total
-        let status = connection.keyEvent(kbx_key_action(KBX_KEY_TAP), at: position)
+        let status = connection.keyEvent(event)
         if let fault { throw .failed(fault) }
         switch Int(status) {
         case KBX_STATUS_OK: return
-        case KBX_STATUS_NO_SUCH_KEY: throw .noSuchKey(extension: name, position: position)
+        case KBX_STATUS_NO_SUCH_KEY: throw .noSuchKey(extension: name, position: event.position)
         default:
             let message = reportedErrors.total > errorsBefore ? reportedErrors.last : nil
-            throw .keyFailed(extension: name, position: position, message: message)
+            throw .keyFailed(extension: name, position: event.position, message: message)
         }
     }
 

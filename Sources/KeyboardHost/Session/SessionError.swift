@@ -16,6 +16,10 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case keyFailed(extension: String, position: KeyPosition, message: String?)
     /// A key event while the keyboard is not shown.
     case notShown(extension: String)
+    /// A gesture for an extension that takes taps alone (its descriptor's `key_gestures` is 0).
+    case gesturesUnsupported(extension: String, gesture: KeyGesture)
+    /// A gesture the key cannot take (a long-press of a key without callouts, a callout it lacks).
+    case gestureRefused(extension: String, position: KeyPosition, problem: GestureError)
     /// The host requires a license, and the extension's is missing or refused.
     case unlicensed(extension: String, problem: LicenseError)
     /// The extension's process failed (isolation).
@@ -38,11 +42,20 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(name) failed on the key at \(position)" + detail(message)
         case .notShown(let name):
             "\(name) is not shown, so it cannot take key events"
+        case .gesturesUnsupported(let name, let gesture):
+            "\(name) takes taps only, so it cannot take a \(gesture) (its descriptor's key_gestures is 0: built against ABI revision 4 or earlier, or it does not want them)"
+        case .gestureRefused(let name, let position, let problem):
+            "\(name): cannot make that gesture at \(position): \(problem)"
         case .unlicensed(let name, let problem):
             "\(name) cannot be activated: \(problem)"
         case .failed(let fault):
             fault.description
         }
+    }
+
+    /// A gesture the extension cannot take at all (it takes taps only).
+    public var isUnsupportedGesture: Bool {
+        if case .gesturesUnsupported = self { true } else { false }
     }
 
     private func detail(_ message: String?) -> String {

@@ -9,6 +9,8 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
     case snapshot(UInt64)
     /// The host sent a key tap.
     case keyTapped(KeyPosition)
+    /// The host began a gesture on a key (its events follow on the host's clock).
+    case keyGesture(KeyGesture, KeyPosition)
     /// The extension posted an edit.
     case posted(TextOperation)
     /// The host applied a posted edit.
@@ -47,6 +49,7 @@ public enum SessionEvent: Hashable, Sendable, CustomStringConvertible {
         case .selectionDidChange: "selectionDidChange"
         case .snapshot(let sequence): "snapshot #\(sequence)"
         case .keyTapped(let position): "keyTapped(\(position))"
+        case .keyGesture(let gesture, let position): "\(gesture) at \(position)"
         case .posted(let operation): "posted \(operation)"
         case .applied(let operation): "applied \(operation)"
         case .skipped(let operation): "skipped \(operation)"

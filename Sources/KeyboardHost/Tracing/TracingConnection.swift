@@ -112,12 +112,16 @@ final class TracingConnection: ExtensionConnection, ExtensionConnectionDelegate 
         inner.updateSnapshot(snapshot)
     }
 
-    func keyEvent(_ action: kbx_key_action, at position: KeyPosition) -> kbx_status {
-        record("key_event", from: .host, [
-            "action": action == kbx_key_action(KBX_KEY_TAP) ? "tap" : .number(Double(action)),
-            "position": .array([position.subKeyboard, position.row, position.column].map { .number(Double($0)) }),
-        ])
-        let status = inner.keyEvent(action, at: position)
+    func keyEvent(_ event: KeyEvent) -> kbx_status {
+        var fields: [String: JSONValue] = [
+            "action": .string(event.action.name),
+            "position": .array([event.position.subKeyboard, event.position.row, event.position.column].map { .number(Double($0)) }),
+        ]
+        if let callout = event.callout { fields["callout"] = .number(Double(callout)) }
+        if event.repeatCount > 0 { fields["repeatCount"] = .number(Double(event.repeatCount)) }
+        if event.dragX != 0 || event.dragY != 0 { fields["drag"] = .array([.number(Double(event.dragX)), .number(Double(event.dragY))]) }
+        record("key_event", from: .host, fields)
+        let status = inner.keyEvent(event)
         returned("key_event", ["status": Self.status(status)])
         return status
     }

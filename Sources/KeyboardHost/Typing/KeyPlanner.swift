@@ -12,9 +12,11 @@ public enum KeyPlanner {
     /// plan (a shift that will not stay off) must not keep it tapping forever.
     public static let maximumTapsPerStroke = 6
 
-    /// The taps, or `nil` when the keyboard cannot type the stroke from here.
+    /// The taps, or `nil` when the keyboard cannot type the stroke from here. For a gesture, the taps
+    /// that reach its key, and then its key (which the gesture presses rather than taps).
     public static func taps(for stroke: KeyStroke, layout: KeyboardLayout, state: KeyboardState) -> [KeyPosition]? {
-        taps(for: stroke, layout: layout, state: state, visited: [])
+        if case .gesture(_, let target) = stroke { return taps(for: target, layout: layout, state: state) }
+        return taps(for: stroke, layout: layout, state: state, visited: [])
     }
 
     /// `visited`: sub-keyboards the plan has passed through, so mode keys never go round in a circle.
@@ -59,6 +61,7 @@ public enum KeyPlanner {
             switch stroke {
             case .character(let character): key.typedText(shift: shift) == String(character)
             case .key(let code): key.code == code
+            case .gesture: false  // planned by its key (taps(for:layout:state:))
             }
         }
     }

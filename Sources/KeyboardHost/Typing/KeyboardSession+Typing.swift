@@ -11,14 +11,20 @@ extension KeyboardSession {
     /// keyboard as it is now (shift for a capital, a mode key for another page). Returns whether the
     /// stroke is typed. Callers tap again, after letting the host apply what the keyboard posted, until
     /// it is: a person looks before the next tap, and a keyboard may change its state by itself
-    /// (automatic shift), so the plan is made afresh each time.
+    /// (automatic shift), so the plan is made afresh each time. A gesture is made, rather than a tap,
+    /// once its key is the next: it has begun (``perform(_:at:)``), and its later events wait on the
+    /// host's clock.
     public func tapToward(_ stroke: KeyStroke) throws(TypingFailure) -> Bool {
         guard let layout = configuration?.layout,
               let taps = KeyPlanner.taps(for: stroke, layout: layout, state: keyboardState),
               let next = taps.first
         else { throw .noKey }
         do {
-            try tap(next)
+            if taps.count == 1, case .gesture(let gesture, _) = stroke {
+                try perform(gesture, at: next)
+            } else {
+                try tap(next)
+            }
         } catch {
             throw .tapFailed(error)
         }

@@ -12,19 +12,27 @@ public struct Key: Codable, Hashable, Sendable {
     public var height: Double
     /// Empty space before the key, in the same units as `width` (the indent of a middle row).
     public var leftPadding: Double
+    /// The secondary values the key offers on a long-press, in the order they are shown (`é è ê ë` on
+    /// `e`): the host shows them and the user lifts on one (ABI section 11). Empty: none, and holding
+    /// the key repeats it instead. In lower case: the SDK types them upper case under shift, as the key.
+    public var callouts: [String]
 
-    public init(code: KeyCode, label: String, output: String? = nil, width: Double = 1, height: Double = 1, leftPadding: Double = 0) {
+    public init(
+        code: KeyCode, label: String, output: String? = nil, width: Double = 1, height: Double = 1, leftPadding: Double = 0,
+        callouts: [String] = []
+    ) {
         self.code = code
         self.label = label
         self.output = output
         self.width = width
         self.height = height
         self.leftPadding = leftPadding
+        self.callouts = callouts
     }
 
     /// An input key that shows and types `text`.
-    public static func input(_ text: String, width: Double = 1) -> Key {
-        Key(code: .input, label: text, width: width)
+    public static func input(_ text: String, width: Double = 1, callouts: [String] = []) -> Key {
+        Key(code: .input, label: text, width: width, callouts: callouts)
     }
 
     /// What the key types when tapped: its output for an input key, a space for the space bar, a line
@@ -45,7 +53,25 @@ public struct Key: Codable, Hashable, Sendable {
         return text.uppercased()
     }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case code, label, output, width, height, leftPadding }
+    /// Callout `index` as typed with shift in `shift` state (upper case when shift is on or locked);
+    /// `nil` for an index the key does not have.
+    public func callout(_ index: Int, shift: ShiftState) -> String? {
+        guard callouts.indices.contains(index) else { return nil }
+        return shift == .off ? callouts[index] : callouts[index].uppercased()
+    }
+
+    private enum CodingKeys: String, CodingKey, CaseIterable { case code, label, output, width, height, leftPadding, callouts }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(code, forKey: .code)
+        try container.encode(label, forKey: .label)
+        try container.encodeIfPresent(output, forKey: .output)
+        try container.encode(width, forKey: .width)
+        try container.encode(height, forKey: .height)
+        try container.encode(leftPadding, forKey: .leftPadding)
+        if !callouts.isEmpty { try container.encode(callouts, forKey: .callouts) }
+    }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -56,6 +82,12 @@ public struct Key: Codable, Hashable, Sendable {
         width = try container.decodeIfPresent(Double.self, forKey: .width) ?? 1
         height = try container.decodeIfPresent(Double.self, forKey: .height) ?? 1
         leftPadding = try container.decodeIfPresent(Double.self, forKey: .leftPadding) ?? 0
+        callouts = try container.decodeIfPresent([String].self, forKey: .callouts) ?? []
+        if let index = callouts.firstIndex(where: \.isEmpty) {
+            throw DecodingError.dataCorruptedError(
+                forKey: .callouts, in: container, debugDescription: "callout \(index) is empty; a callout types its text, so give it some"
+            )
+        }
         for (value, key, allowsZero) in [(width, CodingKeys.width, false), (height, .height, false), (leftPadding, .leftPadding, true)]
         where !(value.isFinite && (allowsZero ? value >= 0 : value > 0)) {
             throw DecodingError.dataCorruptedError(

@@ -281,6 +281,10 @@ struct BatchRun {
                     break typing
                 case .noKey:
                     throw fail("--type: " + KeyStrokeError.noKey(stroke, place: place, keyboard: loaded.name).description, ExitStatus.badArguments)
+                case .tapFailed(.gestureRefused(_, _, let problem)):
+                    throw fail("--type: \(stroke) (character \(place)): \(problem)", ExitStatus.badArguments)
+                case .tapFailed(let failure) where failure.isUnsupportedGesture:
+                    throw fail("--type: character \(place): \(failure)", ExitStatus.badArguments)
                 case .tapFailed(let failure):
                     throw fail(failure.description, ExitStatus.failure)
                 }

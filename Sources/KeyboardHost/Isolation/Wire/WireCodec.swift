@@ -51,12 +51,16 @@ package enum WireCodec {
         case .snapshot(let snapshot):
             w.u8(6)
             w.snapshot(snapshot)
-        case .keyEvent(let action, let position):
+        case .keyEvent(let event):
             w.u8(7)
-            w.u32(action)
-            w.u32(UInt32(clamping: position.subKeyboard))
-            w.u32(UInt32(clamping: position.row))
-            w.u32(UInt32(clamping: position.column))
+            w.u32(event.action.rawValue)
+            w.u32(UInt32(clamping: event.position.subKeyboard))
+            w.u32(UInt32(clamping: event.position.row))
+            w.u32(UInt32(clamping: event.position.column))
+            w.i32(Int32(clamping: event.callout ?? -1))
+            w.u32(UInt32(clamping: event.repeatCount))
+            w.i32(Int32(clamping: event.dragX))
+            w.i32(Int32(clamping: event.dragY))
         case .hostCommand(let command, let request):
             w.u8(8)
             w.u32(command)
@@ -93,9 +97,13 @@ package enum WireCodec {
         case 5: message = .textInput(try r.u32())
         case 6: message = .snapshot(try r.snapshot())
         case 7:
-            let action = try r.u32()
-            message = .keyEvent(action: action, position: KeyPosition(
-                subKeyboard: Int(try r.u32()), row: Int(try r.u32()), column: Int(try r.u32())
+            let code = try r.u32()
+            guard let action = KeyEvent.Action(rawValue: code) else { throw .malformed("unknown key action \(code)") }
+            let position = KeyPosition(subKeyboard: Int(try r.u32()), row: Int(try r.u32()), column: Int(try r.u32()))
+            let callout = try r.i32()
+            message = .keyEvent(KeyEvent(
+                action, at: position, callout: callout < 0 ? nil : Int(callout), repeatCount: Int(try r.u32()),
+                dragX: Int(try r.i32()), dragY: Int(try r.i32())
             ))
         case 8: message = .hostCommand(command: try r.u32(), request: try r.u64())
         case 9: message = .cancelCommand(request: try r.u64())

@@ -22,7 +22,7 @@ enum ToExtension: Hashable {
     case lifecycle(UInt32)
     case textInput(UInt32)
     case snapshot(Snapshot)
-    case keyEvent(action: UInt32, position: KeyPosition)
+    case keyEvent(KeyEvent)
     case hostCommand(command: UInt32, request: UInt64)
     case cancelCommand(request: UInt64)
     /// A timer the child set (`scheduleTimer`) is due.
@@ -68,11 +68,12 @@ struct LoadedIdentity: Codable, Hashable {
     let name: String
     let version: String
     let abiVersion: UInt32
+    let keyGestures: Bool
 }
 
 enum Wire {
     /// Bumped when a message changes; the child refuses a host of another version.
-    static let version: UInt32 = 6  // 2: loadClass; 3: a host message's sequence and clock before its kind; 4: the doorbell; 5: the snapshot's platform; 6: playInputClick
+    static let version: UInt32 = 7  // 2: loadClass; 3: a host message's sequence and clock before its kind; 4: the doorbell; 5: the snapshot's platform; 6: playInputClick; 7: key gestures
     /// The most bytes one message may carry: beyond it the sender is flooding.
     static let maximumMessageBytes = 64 << 20
 }
