@@ -49,6 +49,25 @@ public final class Tmux: @unchecked Sendable {
         try tmux(["capture-pane", "-p", "-S", "-", "-t", name])
     }
 
+    /// Where the terminal's cursor is: column and row from 0.
+    public func cursor() throws -> (column: Int, row: Int) {
+        let numbers = try tmux(["display-message", "-p", "-t", name, "#{cursor_x} #{cursor_y}"])
+            .split(whereSeparator: \.isWhitespace).compactMap { Int($0) }
+        guard numbers.count == 2 else { throw Failure(arguments: ["display-message"], output: "no cursor position") }
+        return (numbers[0], numbers[1])
+    }
+
+    /// Waits until the terminal's cursor is at `column` (an event's effect that shows nowhere else,
+    /// such as a caret move); fails after `seconds` with the screen.
+    public func waitForCursor(_ what: String, column: Int, seconds: Double = 15) throws {
+        let deadline = Date().addingTimeInterval(seconds)
+        while Date() < deadline {
+            if try cursor().column == column { return }
+            usleep(50_000)
+        }
+        throw Timeout(what: what + " (the cursor at column \(column), not \(try cursor().column))", screen: try screen())
+    }
+
     /// Waits until the screen satisfies `condition`, and returns it; fails after `seconds` with the
     /// screen as it was, so a failure shows what the user would have seen.
     @discardableResult

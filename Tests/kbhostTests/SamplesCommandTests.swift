@@ -136,4 +136,25 @@ struct SamplesCommandTests {
         try terminal.type("hi. how are you")
         try terminal.waitFor("the keyboard's capitals") { $0.contains("QWERTY › Hi. How are you") }
     }
+
+    /// The gesture chords: C-x L long-presses a key and lifts on a numbered callout, C-x H holds
+    /// delete (it repeats, on the REPL's real clock), C-x < drags the space bar.
+    @Test func gesturesAreChordsInTheRepl() throws {
+        let terminal = try Tmux(try BuildProducts.kbhost() + " " + (try BuildProducts.sample("QwertyKeyboard")) + " --text 'Hello world caf'", width: 110)
+        try terminal.waitFor("the toolbar") { $0.contains("read all") }
+        try terminal.press("C-x", "L")
+        try terminal.type("e")
+        try terminal.waitFor("the callouts, numbered") { $0.contains("1 è · 2 é · 3 ê") }
+        try terminal.type("2")
+        try terminal.waitFor("the accent typed") { $0.contains("QWERTY › Hello world café") }
+        try terminal.press("C-x", "H")
+        try terminal.press("BSpace")
+        // The press, then five repeats (0.5 to 0.9 s).
+        try terminal.waitFor("six characters deleted") { $0.contains("QWERTY › Hello worl") && !$0.contains("Hello world") }
+        let end = try terminal.cursor().column
+        try terminal.press("C-x", "<")
+        try terminal.waitForCursor("the caret a step left", column: end - 1)
+        try terminal.type("d")
+        try terminal.waitFor("a d before the last letter") { $0.contains("QWERTY › Hello wordl") }
+    }
 }

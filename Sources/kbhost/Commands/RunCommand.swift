@@ -32,6 +32,13 @@ struct RunCommand: AsyncParsableCommand {
             say); '{{' types a '{'. A character or name the keyboard has no key for stops the run with \
             exit status 64 before anything is printed.
 
+            Gestures name a key (a character or a key name) in braces too, for keyboards that take \
+            them (ABI revision 5): {longpress:e:X} holds e until its callouts show and lifts on the \
+            callout X ({longpress:e} lifts on none); {hold:delete:2s} holds delete still for 2 s of \
+            the host's clock (500ms works too): a key with callouts long-presses, another repeats, \
+            every 0.1 s after 0.5 s; {drag:space:-5} drags the space bar five steps left (one \
+            Character each, with the SDK's default). A gesture takes the clock on by its length.
+
             The run is on virtual time: --latency, the extension's timers and the host's timeouts take \
             no real time, and the run ends when the host is quiet -- nothing posted and not applied, \
             nothing the extension started still runnable, no action unanswered. Timers still to come are \
@@ -41,6 +48,8 @@ struct RunCommand: AsyncParsableCommand {
             Examples:
               kbhost run .build/debug/libHelloKeyboard.so --type 'hello{space}world'
               kbhost run .build/debug/libHelloKeyboard.so --text "a dog" --cursor 2 --type "big "
+              kbhost run .build/debug/libQwertyKeyboard.so --text "hello world" --type '{hold:delete:2s}'
+              kbhost run .build/debug/libQwertyKeyboard.so --text "hello world" --type '{drag:space:-5}X'
               kbhost run .build/debug/libQwertyKeyboard.so --document notes.txt --action read-full-document
               printf 1234 | kbhost run .build/debug/libSecurePasscodeKeyboard.so --type -
               kbhost run dev.kbhost.samples.qwerty --platform ios --type "ok{return}"   (an installed bundle)

@@ -36,6 +36,8 @@ final class Repl {
     private(set) var isDismissed = false
     /// C-x t's key picker, while the user picks a key to tap.
     private(set) var picker: KeyPicker?
+    /// A gesture chord waiting for its key or callout (C-x L, C-x H: `ReplGestures.swift`).
+    var pendingGesture: PendingGesture?
     /// The status row's message: a result, an error, a hint. Each is kept in ``log`` too, for the
     /// status row shows only the latest.
     var message: String? {
@@ -125,7 +127,7 @@ final class Repl {
     /// letter's key as it is, as a thumb on a phone does: the keyboard's capital stands. (`kbhost run
     /// --type` and piped lines type exactly what they are given instead.)
     func type(_ character: Character) {
-        if saidDismissed() { return }
+        if saidDismissed() || gestureTyped(character) { return }
         if picker != nil {
             picker?.type(character)
             redraw()
@@ -148,7 +150,7 @@ final class Repl {
     }
 
     /// The first key on the page shown that `matches`.
-    private func keyOnShownPage(where matches: (Key) -> Bool) -> KeyPosition? {
+    func keyOnShownPage(where matches: (Key) -> Bool) -> KeyPosition? {
         session.configuration?.layout.firstPosition(onPage: session.keyboardState.subKeyboard, where: matches)
     }
 
@@ -189,7 +191,7 @@ final class Repl {
     }
 
     /// While dismissed, a key says so (and how to bring the keyboard back) instead of doing nothing.
-    private func saidDismissed() -> Bool {
+    func saidDismissed() -> Bool {
         guard isDismissed else { return false }
         message = "\(session.loadedExtension.name) dismissed itself: C-x k shows it again"
         redraw()
@@ -214,6 +216,7 @@ final class Repl {
     /// Leaves the picker without tapping; `false` if none was open.
     @discardableResult
     func cancelPick() -> Bool {
+        if cancelGesture() { return true }
         guard picker != nil else { return false }
         picker = nil
         message = nil
@@ -286,7 +289,7 @@ final class Repl {
     /// Enter: the return key, whose line break submits the field; else the done key (a PIN pad's);
     /// the field alone if there is neither.
     func enter() {
-        if saidDismissed() { return }
+        if saidDismissed() || gestureEntered() { return }
         if let picker {
             self.picker = nil
             if let choice = picker.choice { tap(choice) } else { redraw() }
@@ -297,7 +300,7 @@ final class Repl {
 
     /// Backspace: the delete key; the field alone if there is none.
     func backspace() {
-        if saidDismissed() { return }
+        if saidDismissed() || gestureDeleted() { return }
         if picker != nil {
             picker?.deleteBackward()
             redraw()
