@@ -21,7 +21,7 @@ struct HostSettingsModelTests {
 
     @Test(arguments: [
         ("typing", "--set 'typing': expected section.field=value"),
-        ("colour.x=1", "--set 'colour.x=1': unknown section 'colour' (expected typing, appearance, options)"),
+        ("colour.x=1", "--set 'colour.x=1': unknown section 'colour' (expected typing, appearance, options, environment)"),
         ("typing.=1", "--set 'typing.=1': expected a field after 'typing.'"),
         ("typing.autocaps=true", "--set 'typing.autocaps=true': autocaps: unknown key (expected autocapitalization, autocorrection, textReplacements, doubleSpacePeriod, keyFeedback)"),
         ("typing.autocapitalization=yes", "--set 'typing.autocapitalization=\"yes\"': autocapitalization: expected true or false"),
@@ -71,7 +71,7 @@ struct HostSettingsModelTests {
         #expect(decoded == settings)
         #expect(try JSONDecoder().decode(HostSettings.self, from: Data("{}".utf8)) == .none)
         for (json, problem) in [
-            (#"{"layouts": 1}"#, "layouts: unknown key (expected license, layout, typing, appearance, options, storage)"),
+            (#"{"layouts": 1}"#, "layouts: unknown key (expected license, layout, typing, appearance, options, storage, environment)"),
             (#"{"typing": {"sound": true}}"#, "typing: sound: unknown key"),
             (#"{"appearance": {"theme": 3}}"#, "appearance: theme: expected a string"),
         ] {
@@ -118,7 +118,7 @@ struct HostSettingsModelTests {
         let config = folder.appendingPathComponent("kbhost.json")
         for (json, problem) in [
             (#"{"extensions": [{}]}"#, "extensions[0]: expected a path or an id"),
-            (#"{"extensions": [{"path": "a.so", "colour": 1}]}"#, "extensions[0].colour: unknown key (expected path, id, license, layout, typing, appearance, options)"),
+            (#"{"extensions": [{"path": "a.so", "colour": 1}]}"#, "extensions[0].colour: unknown key (expected path, id, license, layout, typing, appearance, options, environment)"),
             (#"{"extensions": [{"path": "a.so", "layout": "azerty"}]}"#, "extensions[0].layout: no built-in layout 'azerty' (expected numericPad, qwerty or a .json file)"),
             (#"{"extensions": [{"path": "a.so"}, {"id": "b", "layout": "bad.json"}]}"#,
              "extensions[1].layout: layout '\(folder.path)/bad.json': subKeyboards[0].rows[0][0].width: expected a number above 0"),

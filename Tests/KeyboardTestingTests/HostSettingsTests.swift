@@ -41,17 +41,26 @@ struct HostSettingsTests {
         let settings = HostSettings(options: ["rows": .number(3), "language": .string("fr")])
         let host = try KeyboardTestHost(SettingsReadingKeyboard.self, settings: settings)
         try host.show()
-        #expect(SettingsReadingKeyboard.settingsSeenInCreateConfiguration == [settings])
+        var handed = settings
+        handed.environment = KeyboardEnvironment(
+            needsInputModeSwitchKey: false, inputModes: [InputMode(identifier: host.session.loadedExtension.identifier, name: "SettingsReadingKeyboard")]
+        )
+        #expect(SettingsReadingKeyboard.settingsSeenInCreateConfiguration == [handed])
         #expect(host.session.configuration?.layout.subKeyboards[0].rows.count == 3)
         try await host.type("gig")
         #expect(host.document == "gig")
     }
 
-    @Test func noSettingsIsAnEmptyObject() throws {
+    /// With no settings of the user's, the extension gets only what the host knows of where it runs:
+    /// its list of keyboards (this one), and so no need of a switch key.
+    @Test func withoutSettingsTheExtensionGetsOnlyTheHostsEnvironment() throws {
         SettingsReadingKeyboard.settingsSeenInCreateConfiguration = []
         let host = try KeyboardTestHost(SettingsReadingKeyboard.self)
         try host.show()
-        #expect(SettingsReadingKeyboard.settingsSeenInCreateConfiguration == [.none])
+        let environment = KeyboardEnvironment(
+            needsInputModeSwitchKey: false, inputModes: [InputMode(identifier: host.session.loadedExtension.identifier, name: "SettingsReadingKeyboard")]
+        )
+        #expect(SettingsReadingKeyboard.settingsSeenInCreateConfiguration == [HostSettings(environment: environment)])
         #expect(host.session.configuration?.layout.subKeyboards[0].rows.count == 1)
     }
 

@@ -139,13 +139,62 @@ struct QwertyKeyboardTests {
         #expect(host.events.last?.details["error"]?.contains("userCancelled") == true)
     }
 
-    @Test(arguments: Isolation.allCases) func theGlobeKeyAsksForTheNextKeyboard(_ isolation: Isolation) throws {
-        let host = try keyboard(isolation: isolation)
+    /// The globe key is there only where `needsInputModeSwitchKey` says: the host has other
+    /// keyboards. A tap asks for the next; held, it asks for the host's list.
+    @Test(arguments: Isolation.allCases) func theGlobeKeyIsThereWhenOtherKeyboardsAreAndAsksForThem(_ isolation: Isolation) async throws {
+        let alone = try keyboard(isolation: isolation)
+        #expect(alone.session.configuration?.layout.firstPosition(onPage: 0) { $0.code == .nextKeyboard } == nil)
+        #expect(alone.session.configuration?.layout.subKeyboards[0].rows.last?.first { $0.code == .space }?.width == 6)
+        alone.hide()
+        await alone.settle()
+
+        let host = try KeyboardTestHost(extensionAt: try BuildProducts.sample("QwertyKeyboard"), isolation: isolation)
+        host.session.inputModes = [
+            InputMode(identifier: "dev.kbhost.samples.qwerty", name: "QWERTY"), InputMode(identifier: "dev.kbhost.samples.hello", name: "Hello"),
+        ]
+        try host.show()
         try host.tap(.nextKeyboard)
         #expect(host.log.contains(.request(.advanceToNextInputMode)))
+        try await host.hold(.nextKeyboard, for: .seconds(1))
+        #expect(host.log.filter { $0 == .request(.showInputModeList) }.count == 1)
+        #expect(host.log.filter { $0 == .request(.advanceToNextInputMode) }.count == 1)  // the hold did not advance
+        host.hide()
+        await host.settle()
     }
 
-    @Test(arguments: Isolation.allCases) func itsLicenseIsTheSampleIssuers(_ isolation: Isolation) throws {
+    /// The suggestion row: words of the document that complete the one typed, and the lexicon's
+    /// (the user's words, text replacements); a tap puts the word in place.
+    @Test(arguments: Isolation.allCases) func theSuggestionRowCompletesFromTheDocumentAndTheLexicon(_ isolation: Isolation) async throws {
+        let settings = HostSettings(
+            typing: .object(["textReplacements": .object(["omw": .string("On my way!")])]),
+            environment: KeyboardEnvironment(lexicon: [.word("Zanzibar")])
+        )
+        let host = try KeyboardTestHost(
+            extensionAt: try BuildProducts.sample("QwertyKeyboard"), document: "the helium and the hello ", settings: settings,
+            isolation: isolation
+        )
+        try host.show()
+        await host.settle()
+        func suggestions() -> [String] {
+            host.session.configuration?.layout.subKeyboards[0].rows[1].map(\.label).filter { !$0.isEmpty } ?? []
+        }
+        #expect(suggestions().isEmpty)
+        try await host.type("he")
+        #expect(suggestions() == ["helium", "hello"])
+        try await host.type("ll")
+        #expect(suggestions() == ["hello"])
+        try host.tap("hello")
+        await host.settle()
+        #expect(host.document == "the helium and the hello hello ")
+        try await host.type("om")
+        #expect(suggestions() == ["On my way!"])
+        try await host.type("{delete}{delete}za")
+        #expect(suggestions() == ["Zanzibar"])
+        host.hide()
+        await host.settle()
+    }
+
+    @Test(arguments: Isolation.allCases) func itsLicenseIsTheSampleIssuers(_ isolation: Isolation) async throws {
         let issuer = try TrustedIssuer.read(
             publicKeyFile: BuildProducts.packageRoot.appendingPathComponent("samples/SampleIssuer/sample-issuer.public.json").path
         )
@@ -156,6 +205,8 @@ struct QwertyKeyboardTests {
             )
             try host.show()
             #expect(host.session.isShown)
+            host.hide()
+            await host.settle()
         }
     }
 }

@@ -11,6 +11,12 @@ import KeyboardExtension
 /// Gestures, with the SDK's defaults: the Latin letters that have accents offer them on a long-press
 /// (`kbhost run … --type 'caf{longpress:e:é}'`), delete repeats while held and then takes words, and
 /// a drag on the space bar moves the caret (`{drag:space:-5}`).
+///
+/// Under the toolbar, a suggestion row: the words that complete the one being typed, from what the
+/// proxy shows of the document and from the supplementary lexicon (the user's words and text
+/// replacements); a tap puts the word in place of what was typed of it. The globe key is there only
+/// where `needsInputModeSwitchKey` says so (the host has other keyboards); elsewhere the space bar
+/// takes its room.
 final class QwertyKeyboard: KeyboardViewController {
     /// The accents iOS's English keyboard offers on each letter's long-press.
     static let callouts: [String: [String]] = [
@@ -36,6 +42,18 @@ final class QwertyKeyboard: KeyboardViewController {
             }
         }
         layout.subKeyboards[0].rows.insert(toolbar, at: 0)
+        layout.subKeyboards[0].rows.insert(Self.suggestionRow([]), at: Self.suggestionRowIndex)
+        if !needsInputModeSwitchKey {
+            for page in layout.subKeyboards.indices {
+                for row in layout.subKeyboards[page].rows.indices {
+                    let keys = layout.subKeyboards[page].rows[row]
+                    guard let globe = keys.firstIndex(where: { $0.code == .nextKeyboard }),
+                          let space = keys.firstIndex(where: { $0.code == .space }) else { continue }
+                    layout.subKeyboards[page].rows[row][space].width += keys[globe].width
+                    layout.subKeyboards[page].rows[row].remove(at: globe)
+                }
+            }
+        }
         return KeyboardConfiguration(
             license: Self.license, layout: layout,
             typing: TypingOptions(autocapitalization: true, doubleSpacePeriod: true)
@@ -51,6 +69,7 @@ final class QwertyKeyboard: KeyboardViewController {
         wordDeletion = nil  // any key ends a word deletion under way
         guard case .action(let action) = key.code else { return super.keyTapped(key) }
         switch action {
+        case "suggestion": accept(key.label)
         case "deleteWord": deleteWordBackward()
         case "readAll": walk("read all") { try await self.readAll() }
         case "clearAll":
@@ -118,6 +137,88 @@ final class QwertyKeyboard: KeyboardViewController {
     override func editsDidApply() {
         super.editsDidApply()
         continueWordDeletion()
+        updateSuggestions()
+    }
+
+    // MARK: Suggestions
+
+    static let suggestionRowIndex = 1
+    static let suggestionCount = 3
+
+    /// The user's words and text replacements, once the host's lexicon has come.
+    private var lexicon: [LexiconEntry] = []
+
+    override func viewDidLoad() {
+        super.viewDidLoad()
+        requestSupplementaryLexicon { [weak self] lexicon in
+            self?.lexicon = lexicon.entries
+            self?.updateSuggestions()
+        }
+    }
+
+    override func textDidChange() {
+        super.textDidChange()
+        updateSuggestions()
+    }
+
+    override func selectionDidChange() {
+        super.selectionDidChange()
+        updateSuggestions()
+    }
+
+    /// The row's keys: one per suggestion, the rest blank.
+    static func suggestionRow(_ words: [String]) -> [Key] {
+        (0..<suggestionCount).map { index in
+            Key(code: .action("suggestion"), label: index < words.count ? words[index] : "", width: 10 / Double(suggestionCount))
+        }
+    }
+
+    /// The part of a word just before the caret.
+    private var typedPart: Substring {
+        let before = textDocumentProxy.documentContextBeforeInput ?? ""
+        return before.suffix(before.reversed().prefix { $0.isLetter || $0.isNumber || $0 == "'" }.count)
+    }
+
+    /// Shows the suggestions for the word being typed (none in a secure field, or between words),
+    /// as the host redraws a layout the keyboard changes.
+    private func updateSuggestions() {
+        guard !isWalkingFullDocument, layout.subKeyboards.first?.rows.indices.contains(Self.suggestionRowIndex) == true else { return }
+        let words = textDocumentProxy.isSecureTextEntry ? [] : Self.suggestions(
+            completing: String(typedPart),
+            document: (textDocumentProxy.documentContextBeforeInput ?? "") + " " + (textDocumentProxy.documentContextAfterInput ?? ""),
+            lexicon: lexicon
+        )
+        let row = Self.suggestionRow(words)
+        guard layout.subKeyboards[0].rows[Self.suggestionRowIndex] != row else { return }
+        var changed = layout
+        changed.subKeyboards[0].rows[Self.suggestionRowIndex] = row
+        layout = changed
+    }
+
+    /// Up to ``suggestionCount`` words for `prefix`: the lexicon's entries whose input starts with it
+    /// (a text replacement's text, a word of the user's), then the document's words that start with
+    /// it, most frequent first (then in alphabetical order); never the prefix itself.
+    static func suggestions(completing prefix: String, document: String, lexicon: [LexiconEntry]) -> [String] {
+        guard !prefix.isEmpty else { return [] }
+        let lowered = prefix.lowercased()
+        var found: [String] = []
+        func add(_ word: String) {
+            if word.lowercased() != lowered, !found.contains(word), found.count < suggestionCount { found.append(word) }
+        }
+        for entry in lexicon where entry.userInput.lowercased().hasPrefix(lowered) { add(entry.documentText) }
+        var counts: [String: Int] = [:]
+        for word in document.split(whereSeparator: { !($0.isLetter || $0.isNumber || $0 == "'") }) where word.lowercased().hasPrefix(lowered) {
+            counts[String(word), default: 0] += 1
+        }
+        for word in counts.keys.sorted(by: { (counts[$0]!, $1) > (counts[$1]!, $0) }) { add(word) }
+        return found
+    }
+
+    /// A suggestion tapped: it takes the place of what was typed of the word, and a space follows.
+    private func accept(_ word: String) {
+        guard !word.isEmpty else { return }
+        for _ in 0..<typedPart.count { textDocumentProxy.deleteBackward() }
+        textDocumentProxy.insertText(word + " ")
     }
 
     /// The counts of the whole document: characters, words (runs between spaces with a letter or digit),

@@ -264,8 +264,11 @@ open class KeyboardViewController {
     /// The finger is still down on `key`, which has no callouts: the `count`th repeat, one every 0.1 s
     /// of the host's clock after the first at 0.5 s. The default repeats delete, a Character at a time
     /// for the first ``deleteRepeatsBeforeWords`` repeats and then a word at a time, as iOS's speeds up;
+    /// a globe key held shows the host's list of keyboards (``handleInputModeList()``) at its first;
     /// other keys do not repeat.
     open func keyRepeated(_ key: Key, count: Int) {
+        // A globe key held: the list of keyboards, as UIKit's handleInputModeList on a long-press.
+        if key.code == .nextKeyboard, count == 1 { return handleInputModeList() }
         guard key.code == .delete else { return }
         guard count > Self.deleteRepeatsBeforeWords else { return textDocumentProxy.deleteBackward() }
         let before = textDocumentProxy.documentContextBeforeInput ?? ""
@@ -299,6 +302,7 @@ open class KeyboardViewController {
             return
         }
         if touch.longPressed || touch.moved || key.code == .delete { return }
+        if key.code == .nextKeyboard, touch.repeatCount > 0 { return }  // it showed the list
         keyTapped(key)
     }
 

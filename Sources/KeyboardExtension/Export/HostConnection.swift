@@ -13,6 +13,7 @@ struct HostConnection {
     /// Whether the host's table has revision 2's fields (now, schedule_repeating_timer).
     private let hasRevision2: Bool
     private let hasRevision4: Bool
+    private let hasRevision5: Bool
 
     /// `size` is the host API's struct_size: fields of a later revision than the host's are not read.
     init(api: kbx_host_api?, size: Int = MemoryLayout<kbx_host_api>.size) {
@@ -23,6 +24,7 @@ struct HostConnection {
         }
         hasRevision2 = reaches(\kbx_host_api.now)
         hasRevision4 = reaches(\kbx_host_api.play_input_click)
+        hasRevision5 = reaches(\kbx_host_api.show_input_mode_list)
         reader = HostClockReader(host: api?.host, now: hasRevision2 ? api?.now : nil)
     }
 
@@ -71,6 +73,13 @@ struct HostConnection {
     func playInputClick() {
         guard let api, hasRevision4, let click = api.play_input_click else { return }
         click(api.host)
+    }
+
+    /// Revision 5; `false` from a host of an earlier one, which has no list to show.
+    func showInputModeList() -> Bool {
+        guard let api, hasRevision5, let show = api.show_input_mode_list else { return false }
+        show(api.host)
+        return true
     }
 
     func setMarkedText(_ text: String, selectedRange: Range<Int>) {

@@ -252,7 +252,10 @@ extension TextSnapshot {
                 spellCheckingType: .init(rawValue: snapshot.spell_checking_type) ?? .default,
                 isSecureTextEntry: snapshot.secure_text_entry != 0,
                 textContentType: snapshot.text_content_type.length == 0 ? nil
-                    : stringFromBorrowedUTF8(snapshot.text_content_type.bytes, snapshot.text_content_type.length)
+                    : stringFromBorrowedUTF8(snapshot.text_content_type.bytes, snapshot.text_content_type.length),
+                // Zero (empty) from a host of revision 4 or earlier, as the copy above leaves it.
+                primaryLanguage: snapshot.primary_language.length == 0 ? nil
+                    : stringFromBorrowedUTF8(snapshot.primary_language.bytes, snapshot.primary_language.length)
             ),
             operationsApplied: snapshot.operations_applied,
             selectedRange: {

@@ -28,7 +28,8 @@
  *      4  kbx_host_api.play_input_click.
  *      5  key gestures (section 11): kbx_key_event's actions KBX_KEY_DOWN to KBX_KEY_DRAG and its
  *         fields .callout, .repeat_count, .drag_x, .drag_y; kbx_extension_descriptor.key_gestures;
- *         a layout key's "callouts".
+ *         a layout key's "callouts". kbx_host_api.show_input_mode_list; kbx_text_snapshot
+ *         .primary_language; the settings' "environment".
  *    The JSON that crosses (settings, the configuration, set_layout, report_event, command answers)
  *    follows the same rule: a later revision may add keys, never change or remove one. So a reader
  *    ignores keys it does not know, and a key a writer leaves out takes its default (every key a
@@ -225,6 +226,12 @@ typedef struct kbx_text_snapshot {
     uint32_t platform;
     /** What that platform changes (KBX_PLATFORM_* flags below, section 10). */
     uint32_t platform_traits;
+
+    /* Revision 5 (check KBX_HAS_FIELD before use). */
+
+    /** The BCP 47 language the field asks for ("fr-FR", as an app's UIResponder.textInputMode), or
+     *  empty for the keyboard's own (the settings' "environment"."primaryLanguage"). */
+    kbx_string primary_language;
 } kbx_text_snapshot;
 
 /** kbx_text_snapshot.platform: the platform a host behaves as (section 10). */
@@ -453,6 +460,15 @@ typedef struct kbx_host_api {
      * recognized) — the host's own taps click by themselves.
      */
     void (*play_input_click)(kbx_host *host);
+
+    /* Revision 5 (check KBX_HAS_FIELD before use). */
+
+    /**
+     * Shows the host's list of keyboards for its user to pick one, as UIKit's
+     * handleInputModeList(from:with:) does on a long-press of the globe key (a tap advances:
+     * advance_to_next_input_mode). The list is the settings' "environment"."inputModes".
+     */
+    void (*show_input_mode_list)(kbx_host *host);
 } kbx_host_api;
 
 /** The size of revision 1's kbx_host_api, the least a host may pass. */

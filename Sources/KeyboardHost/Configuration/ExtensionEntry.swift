@@ -51,9 +51,10 @@ struct ExtensionEntryFile: Decodable {
     var typing: JSONValue?
     var appearance: JSONValue?
     var options: [String: JSONValue]?
+    var environment: KeyboardEnvironment?
 
     private enum CodingKeys: String, CodingKey, CaseIterable {
-        case path, id, license, layout, typing, appearance, options
+        case path, id, license, layout, typing, appearance, options, environment
     }
 
     init(from decoder: any Decoder) throws {
@@ -66,6 +67,7 @@ struct ExtensionEntryFile: Decodable {
         typing = try container.decodeIfPresent(JSONValue.self, forKey: .typing)
         appearance = try container.decodeIfPresent(JSONValue.self, forKey: .appearance)
         options = try container.decodeIfPresent([String: JSONValue].self, forKey: .options)
+        environment = try container.decodeIfPresent(KeyboardEnvironment.self, forKey: .environment)
         if path == nil && id == nil {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "expected a path or an id"))
         }
@@ -84,7 +86,7 @@ struct ExtensionEntryFile: Decodable {
             path: path.map { absolute($0, relativeTo: folder) }, identifier: id,
             settings: HostSettings(
                 license: settings.license, layout: settings.layout, typing: typing, appearance: appearance,
-                options: options ?? [:]
+                options: options ?? [:], environment: environment
             )
         )
     }

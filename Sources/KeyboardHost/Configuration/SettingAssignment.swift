@@ -7,7 +7,7 @@ import KeyboardModel
 /// at dots, is the field within it. The value is read as JSON if it is JSON (`true`, `12`, `"x"`,
 /// `{"a": 1}`), else as a string, so `appearance.theme=light` needs no quotes.
 public struct SettingAssignment: Sendable, Equatable {
-    public enum Section: String, Sendable, CaseIterable { case typing, appearance, options }
+    public enum Section: String, Sendable, CaseIterable { case typing, appearance, options, environment }
 
     public let section: Section
     public let path: [String]
@@ -58,6 +58,13 @@ public struct SettingAssignment: Sendable, Equatable {
             case .options:
                 let merged = JSONValue.object(settings.options).merging(assignment.object)
                 if case .object(let options) = merged { settings.options = options }
+            case .environment:
+                let current = settings.environment.flatMap { try? JSONValueDecoding.encode($0) } ?? .object([:])
+                let merged = current.merging(assignment.object)
+                if let problem = Self.problem(decoding: KeyboardEnvironment.self, from: merged) {
+                    throw SettingAssignmentError(text: text, problem: problem)
+                }
+                settings.environment = try? JSONValueDecoding.decode(KeyboardEnvironment.self, from: merged)
             }
         }
         return settings

@@ -167,6 +167,9 @@ enum HostAPITable {
             },
             play_input_click: { host in
                 HostAPITable.deliver(host) { $0.received(.request(.playInputClick)) }
+            },
+            show_input_mode_list: { host in
+                HostAPITable.deliver(host) { $0.received(.request(.showInputModeList)) }
             }
         )
     }

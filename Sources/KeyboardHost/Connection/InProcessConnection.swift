@@ -97,6 +97,7 @@ final class InProcessConnection: ExtensionConnection {
             withBorrowedString(state.contextAfter) { after in
                 withBorrowedString(state.selectedText) { selected in
                     withBorrowedString(traits.textContentType ?? "") { contentType in
+                      withBorrowedString(traits.primaryLanguage ?? "") { language in
                         var snapshot = kbx_text_snapshot(
                             abi_version: KBX_ABI_VERSION, struct_size: UInt32(MemoryLayout<kbx_text_snapshot>.size),
                             sequence: state.sequence, context_before: before, context_after: after,
@@ -110,9 +111,11 @@ final class InProcessConnection: ExtensionConnection {
                             text_content_type: contentType, operations_applied: state.operationsApplied,
                             selection_location: state.selection.map { Int64($0.lowerBound) } ?? -1,
                             selection_length: state.selection.map { Int64($0.count) } ?? -1,
-                            platform: state.platform.abiPlatform, platform_traits: state.platform.abiTraits
+                            platform: state.platform.abiPlatform, platform_traits: state.platform.abiTraits,
+                            primary_language: language
                         )
                         call { callbacks.update_snapshot(current.handle, &snapshot) }
+                      }
                     }
                 }
             }

@@ -6,4 +6,6 @@ public enum HostRequest: Hashable, Sendable {
     case dismissKeyboard
     /// Play the key click (UIKit's `UIDevice.playInputClick()`), if the user wants key clicks.
     case playInputClick
+    /// Show the host's list of keyboards for the user to pick one (UIKit's `handleInputModeList`).
+    case showInputModeList
 }

@@ -63,6 +63,11 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     /// In process or a child process: what the instance handle, the limits and the child's id come from.
     private let transport: any ExtensionConnection
     public private(set) var isShown = false
+    /// The host's keyboards, in the order its globe key goes through them: handed to each instance
+    /// (the settings' `environment.inputModes`; ``instanceSettings``). This one alone by default; the
+    /// REPL lists every keyboard it was given.
+    public var inputModes: [InputMode]
+
     /// Counts the appearances (instances) so far: work scheduled for one (a gesture's later events)
     /// is dropped once another has begun.
     var appearance = 0
@@ -84,6 +89,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         scheduler: any HostScheduler = MainQueueScheduler(), trace: CallTrace? = nil
     ) {
         self.loadedExtension = loadedExtension
+        inputModes = [InputMode(identifier: loadedExtension.identifier, name: loadedExtension.name)]
         self.textField = textField
         self.policy = policy
         self.licensing = licensing
@@ -128,6 +134,18 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
 
     // MARK: Appearance
 
+    /// What an instance is handed: the user's ``settings``, with the environment completed by what
+    /// the host knows — its keyboards, and whether one needs a key to switch to the others (unless the
+    /// user said).
+    public var instanceSettings: HostSettings {
+        var settings = settings
+        var environment = settings.environment ?? KeyboardEnvironment()
+        environment.inputModes = inputModes
+        environment.needsInputModeSwitchKey = environment.needsInputModeSwitchKey ?? (inputModes.count > 1)
+        settings.environment = environment
+        return settings
+    }
+
     /// Shows the keyboard: a new instance, its configuration, `viewDidLoad`, the first snapshot,
     /// `viewWillAppear`, `viewDidAppear`. Does nothing if it is shown already.
     public func show() throws(SessionError) {
@@ -135,7 +153,7 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         let errorsBefore = reportedErrors.total
         var latestError: String? { reportedErrors.total > errorsBefore ? reportedErrors.last : nil }
 
-        let settingsJSON = (try? JSONEncoder().encode(settings)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
+        let settingsJSON = (try? JSONEncoder().encode(instanceSettings)).map { String(decoding: $0, as: UTF8.self) } ?? "{}"
         fault = nil
         guard connection.createInstance(settingsJSON: settingsJSON) else {
             if let fault { throw .failed(fault) }

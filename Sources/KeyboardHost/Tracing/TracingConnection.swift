@@ -165,6 +165,7 @@ final class TracingConnection: ExtensionConnection, ExtensionConnectionDelegate 
         case .request(.advanceToNextInputMode): record("advance_to_next_input_mode", from: .extension)
         case .request(.dismissKeyboard): record("dismiss_keyboard", from: .extension)
         case .request(.playInputClick): record("play_input_click", from: .extension)
+        case .request(.showInputModeList): record("show_input_mode_list", from: .extension)
         case .reportError(let message): record("report_error", from: .extension, ["message": .string(message)])
         case .commandFinished(let request, let succeeded, let json):
             var answer = Self.json(Array(json.utf8))

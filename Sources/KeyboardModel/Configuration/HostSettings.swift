@@ -22,10 +22,14 @@ public struct HostSettings: Codable, Hashable, Sendable {
     /// A folder the host made for this extension alone (mode 0700), where it may keep files across
     /// runs; `nil` if the host gives none. Set by the host, not by the user's settings.
     public var storage: String?
+    /// Where the keyboard runs: full access, language, dictation, the host's keyboards, the user's
+    /// words (``KeyboardEnvironment``). Set by the user and completed by the host.
+    public var environment: KeyboardEnvironment?
 
     public init(
         license: LicenseConfiguration? = nil, layout: KeyboardLayout? = nil, typing: JSONValue? = nil,
-        appearance: JSONValue? = nil, options: [String: JSONValue] = [:], storage: String? = nil
+        appearance: JSONValue? = nil, options: [String: JSONValue] = [:], storage: String? = nil,
+        environment: KeyboardEnvironment? = nil
     ) {
         self.license = license
         self.layout = layout
@@ -33,6 +37,7 @@ public struct HostSettings: Codable, Hashable, Sendable {
         self.appearance = appearance
         self.options = options
         self.storage = storage
+        self.environment = environment
     }
 
     /// No settings: `{}`.
@@ -40,7 +45,7 @@ public struct HostSettings: Codable, Hashable, Sendable {
 
     public var isEmpty: Bool { self == .none }
 
-    private enum CodingKeys: String, CodingKey, CaseIterable { case license, layout, typing, appearance, options, storage }
+    private enum CodingKeys: String, CodingKey, CaseIterable { case license, layout, typing, appearance, options, storage, environment }
 
     public init(from decoder: any Decoder) throws {
         try decoder.refuseUnknownKeys(CodingKeys.self)
@@ -51,6 +56,7 @@ public struct HostSettings: Codable, Hashable, Sendable {
         appearance = try container.decodeIfPresent(JSONValue.self, forKey: .appearance)
         options = try container.decodeIfPresent([String: JSONValue].self, forKey: .options) ?? [:]
         storage = try container.decodeIfPresent(String.self, forKey: .storage)
+        environment = try container.decodeIfPresent(KeyboardEnvironment.self, forKey: .environment)
         // The partial objects must be valid on their own, so a typo is caught where it was written (in
         // a file; from a newer host, a field this SDK does not know is skipped).
         let unknownKeys: JSONInput.UnknownKeys = decoder.userInfo[.ignoresUnknownKeys] as? Bool == true ? .ignored : .refused
@@ -75,11 +81,16 @@ extension Decodable {
 }
 
 /// Decoding a ``JSONValue`` as a `Decodable` type, through its JSON text.
-enum JSONValueDecoding {
-    static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, unknownKeys: JSONInput.UnknownKeys = .refused) throws -> T {
+package enum JSONValueDecoding {
+    package static func decode<T: Decodable>(_ type: T.Type, from value: JSONValue, unknownKeys: JSONInput.UnknownKeys = .refused) throws -> T {
         let decoder = JSONDecoder()
         if case .ignored = unknownKeys { decoder.userInfo[.ignoresUnknownKeys] = true }
         return try decoder.decode(T.self, from: JSONEncoder().encode(value))
+    }
+
+    /// `value` as a ``JSONValue``, through its JSON text.
+    package static func encode<T: Encodable>(_ value: T) throws -> JSONValue {
+        try JSONDecoder().decode(JSONValue.self, from: JSONEncoder().encode(value))
     }
 }
 
@@ -97,7 +108,8 @@ extension HostSettings {
             typing: merge(typing, other.typing),
             appearance: merge(appearance, other.appearance),
             options: options.merging(other.options) { mine, theirs in mine.merging(theirs) },
-            storage: other.storage ?? storage
+            storage: other.storage ?? storage,
+            environment: other.environment.map { environment?.overlaid(with: $0) ?? $0 } ?? environment
         )
     }
 }

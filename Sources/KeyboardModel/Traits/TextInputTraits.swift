@@ -9,12 +9,17 @@ public struct TextInputTraits: Hashable, Sendable, Codable {
     public var isSecureTextEntry: Bool
     /// UIKit's `UITextContentType` raw value (`"oneTimeCode"`, `"password"`, `"emailAddress"`, …), or `nil`.
     public var textContentType: String?
+    /// The BCP 47 language the field asks for (`"fr-FR"`: an app's `UIResponder.textInputMode`), or
+    /// `nil` for the keyboard's own (``KeyboardEnvironment/primaryLanguage``). ABI revision 5.
+    public var primaryLanguage: String?
 
     public init(
         keyboardType: KeyboardType = .default, returnKeyType: ReturnKeyType = .default,
         autocapitalizationType: AutocapitalizationType = .sentences, autocorrectionType: AutocorrectionType = .default,
-        spellCheckingType: SpellCheckingType = .default, isSecureTextEntry: Bool = false, textContentType: String? = nil
+        spellCheckingType: SpellCheckingType = .default, isSecureTextEntry: Bool = false, textContentType: String? = nil,
+        primaryLanguage: String? = nil
     ) {
+        self.primaryLanguage = primaryLanguage
         self.keyboardType = keyboardType
         self.returnKeyType = returnKeyType
         self.autocapitalizationType = autocapitalizationType

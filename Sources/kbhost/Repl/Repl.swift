@@ -71,6 +71,9 @@ final class Repl {
 
     private func configure(_ session: KeyboardSession) {
         session.latency = options.latency
+        session.inputModes = extensions.map { loaded in
+            InputMode(identifier: loaded.identifier, name: loaded.name, primaryLanguage: options.setup.settings(for: loaded).environment?.primaryLanguage)
+        }
         session.submitsOnLineBreak = true
         session.onSubmit = { [weak self] in self?.submitted($0) }
         session.onFieldChange = { [weak self] in self?.onFieldChanged?() }
@@ -83,6 +86,10 @@ final class Repl {
                 message = "\(name): \(error)"
                 redraws = false
             case .request(.advanceToNextInputMode): nextKeyboard()
+            case .request(.showInputModeList):
+                // A long-press of the globe key: the keyboards, the one shown marked; C-x n goes on.
+                let names = extensions.indices.map { "\($0 + 1) \(extensions[$0].name)\($0 == active ? " (shown)" : "")" }
+                message = "keyboards: " + names.joined(separator: " · ") + (extensions.count > 1 ? "; C-x n switches" : "")
             case .request(.playInputClick):
                 // The keyboard's own click (a gesture it recognized): the bell, if clicks are wanted.
                 if session.configuration?.typing.keyFeedback.sound == true { screen.bell() }

@@ -228,6 +228,7 @@ private struct Writer {
         u64(s.operationsApplied)
         optional(s.selection) { $0.range($1) }
         u8(UInt8(PlatformProfile.all.firstIndex(of: s.platform)!))
+        optional(s.traits.primaryLanguage) { $0.string($1) }
     }
 
     /// A presence byte, then the value if present.
@@ -256,6 +257,7 @@ private struct Writer {
         case .setLayout(let json): u8(13); string(json)
         case .reportEvent(let json): u8(14); string(json)
         case .request(.playInputClick): u8(15)
+        case .request(.showInputModeList): u8(16)
         }
     }
 }
@@ -308,7 +310,7 @@ private struct Reader {
         let uuid = UUID(uuid: (id[0], id[1], id[2], id[3], id[4], id[5], id[6], id[7],
                                id[8], id[9], id[10], id[11], id[12], id[13], id[14], id[15]))
         let hasText = try u8() != 0
-        let traits = TextInputTraits(
+        var traits = TextInputTraits(
             keyboardType: .init(rawValue: try u32()) ?? .default,
             returnKeyType: .init(rawValue: try u32()) ?? .default,
             autocapitalizationType: .init(rawValue: try u32()) ?? .sentences,
@@ -317,11 +319,15 @@ private struct Reader {
             isSecureTextEntry: try u8() != 0,
             textContentType: try optional { r throws(WireError) in try r.string() }
         )
+        let operationsApplied = try u64()
+        let selection = try optional { r throws(WireError) in try r.range() }
+        let platform = try platform()
+        traits.primaryLanguage = try optional { r throws(WireError) in try r.string() }
         return Snapshot(
             sequence: sequence, contextBefore: before, contextAfter: after, selectedText: selected,
-            documentIdentifier: uuid, hasText: hasText, traits: traits, operationsApplied: try u64(),
-            selection: try optional { r throws(WireError) in try r.range() },
-            platform: try platform()
+            documentIdentifier: uuid, hasText: hasText, traits: traits, operationsApplied: operationsApplied,
+            selection: selection,
+            platform: platform
         )
     }
 
@@ -355,6 +361,7 @@ private struct Reader {
         case 13: return .setLayout(json: try string())
         case 14: return .reportEvent(json: try string())
         case 15: return .request(.playInputClick)
+        case 16: return .request(.showInputModeList)
         case let kind: throw .malformed("unknown call kind \(kind)")
         }
     }
