@@ -13,7 +13,13 @@ struct HostSettingsModelTests {
             SettingAssignment("options.language=fr"),
             SettingAssignment("options.rows=3"),
             SettingAssignment("options.labels={\"a\": \"α\"}"),
+            SettingAssignment("environment.fullAccess=true"),
+            SettingAssignment("environment.primaryLanguage=fr-CA"),
+            SettingAssignment("environment.lexicon=[{\"userInput\": \"omw\", \"documentText\": \"On my way!\"}]"),
         ])
+        #expect(flags.environment == KeyboardEnvironment(
+            fullAccess: true, primaryLanguage: "fr-CA", lexicon: [LexiconEntry(userInput: "omw", documentText: "On my way!")]
+        ))
         #expect(flags.typing == .object(["autocapitalization": .bool(true), "keyFeedback": .object(["sound": .bool(true)])]))
         #expect(flags.appearance == .object(["theme": .string("light")]))
         #expect(flags.options == ["language": .string("fr"), "rows": .number(3), "labels": .object(["a": .string("α")])])
@@ -26,6 +32,8 @@ struct HostSettingsModelTests {
         ("typing.autocaps=true", "--set 'typing.autocaps=true': autocaps: unknown key (expected autocapitalization, autocorrection, textReplacements, doubleSpacePeriod, keyFeedback)"),
         ("typing.autocapitalization=yes", "--set 'typing.autocapitalization=\"yes\"': autocapitalization: expected true or false"),
         ("appearance.theme=pink", "--set 'appearance.theme=\"pink\"': theme: unknown theme 'pink' (expected dark, light, plain)"),
+        ("environment.fullAcess=true", "--set 'environment.fullAcess=true': fullAcess: unknown key (expected fullAccess, primaryLanguage, dictation, needsInputModeSwitchKey, inputModes, lexicon)"),
+        ("environment.primaryLanguage=French", "--set 'environment.primaryLanguage=\"French\"': primaryLanguage: 'French' is not a BCP 47 language tag such as en-US or fr"),
     ])
     func badAssignmentsSayWhatWasWrong(text: String, message: String) {
         do {

@@ -94,10 +94,11 @@ public struct InputMode: Codable, Hashable, Sendable {
         primaryLanguage = try container.decodeIfPresent(String.self, forKey: .primaryLanguage)
     }
 
-    /// Whether `text` looks like a BCP 47 tag: letters, digits and hyphens, starting with 2–8 letters.
+    /// Whether `text` looks like a BCP 47 tag: an ISO 639 language of 2 or 3 letters, then subtags of
+    /// 1–8 letters or digits after hyphens (`en`, `fr-CA`, `zh-Hant-TW`).
     public static func isLanguageTag(_ text: String) -> Bool {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard let first = parts.first, (2...8).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
+        guard let first = parts.first, (2...3).contains(first.count), first.allSatisfy({ $0.isASCII && $0.isLetter }) else { return false }
         return parts.dropFirst().allSatisfy { (1...8).contains($0.count) && $0.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber) } }
     }
 }
