@@ -64,8 +64,19 @@ struct SchemaTests {
         #expect(try Self.properties("event.schema.json") == Self.keys(KeyboardEvent("x", ["a": "b"])))
         let answer = CommandAnswer(before: "a", after: "b", selected: "c", deletedCharacters: 1, roundTrips: 2, exact: true, error: .userCancelled)
         #expect(try Self.properties("command-answer.schema.json") == Self.keys(answer))
-        let settings = HostSettings(license: Self.license, layout: Self.layout, typing: .object([:]), appearance: .object([:]), options: ["a": .bool(true)], storage: "/tmp")
+        let mode = InputMode(identifier: "a.b", name: "A", primaryLanguage: "fr")
+        let environment = KeyboardEnvironment(
+            fullAccess: true, primaryLanguage: "fr", dictation: true, needsInputModeSwitchKey: true, inputModes: [mode],
+            lexicon: [LexiconEntry(userInput: "a", documentText: "b")]
+        )
+        let settings = HostSettings(
+            license: Self.license, layout: Self.layout, typing: .object([:]), appearance: .object([:]), options: ["a": .bool(true)], storage: "/tmp",
+            environment: environment
+        )
         #expect(try Self.properties("settings.schema.json") == Self.keys(settings))
+        #expect(try Self.properties("settings.schema.json", "$defs/environment") == Self.keys(environment))
+        #expect(try Self.properties("settings.schema.json", "$defs/inputMode") == Self.keys(mode))
+        #expect(try Self.properties("settings.schema.json", "$defs/lexiconEntry") == Self.keys(LexiconEntry(userInput: "a", documentText: "b")))
     }
 
     /// The enumerations the schemas list are the types' cases.

@@ -4,9 +4,10 @@ import KeyboardExtension
 /// delete, space, return, the globe key) under a toolbar of actions, with autocapitalization at the
 /// start of a sentence and the double-space full stop.
 ///
-/// The toolbar: delete the word before the cursor, and four actions on the whole document through
-/// the full-document reader — read all (the keyboard reports the counts), clear all, and move to the
-/// beginning or the end. A walk reports its outcome, or why it stopped (the user typed, say).
+/// The toolbar: delete the word before the cursor, undo what the last touch typed or deleted, and
+/// four actions on the whole document through the full-document reader — read all (the keyboard
+/// reports the counts), clear all, and move to the beginning or the end. A walk reports its outcome,
+/// or why it stopped (the user typed, say).
 ///
 /// Gestures, with the SDK's defaults: the Latin letters that have accents offer them on a long-press
 /// (`kbhost run … --type 'caf{longpress:e:é}'`), delete repeats while held and then takes words, and
@@ -33,6 +34,7 @@ final class QwertyKeyboard: KeyboardViewController {
             Key(code: .action("moveToStart"), label: "⇤ start", width: 2),
             Key(code: .action("moveToEnd"), label: "end ⇥", width: 2),
             Key(code: .action("deleteWord"), label: "⌫ word", width: 2),
+            Key(code: .action("undo"), label: "↶ undo", width: 2),
         ]
         var layout = KeyboardLayout.qwerty
         for row in layout.subKeyboards[0].rows.indices {
@@ -70,6 +72,7 @@ final class QwertyKeyboard: KeyboardViewController {
         guard case .action(let action) = key.code else { return super.keyTapped(key) }
         switch action {
         case "suggestion": accept(key.label)
+        case "undo": if !undoManager.undo() { reportEvent(KeyboardEvent("nothing to undo")) }
         case "deleteWord": deleteWordBackward()
         case "readAll": walk("read all") { try await self.readAll() }
         case "clearAll":

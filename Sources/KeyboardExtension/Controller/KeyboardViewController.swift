@@ -306,6 +306,10 @@ open class KeyboardViewController {
         keyTapped(key)
     }
 
+    /// Undo for this keyboard's own edits (``TextDocumentUndoManager``): `undoManager.undo()` takes
+    /// back what the latest touch typed or deleted.
+    public var undoManager: TextDocumentUndoManager { textDocumentProxy.undoManager }
+
     /// Plays the key click, as UIKit's `UIDevice.current.playInputClick()`: the host plays it if its
     /// user wants key clicks (`typing.keyFeedback.sound`; the REPL rings the terminal's bell), and
     /// does nothing otherwise, or under a host older than ABI revision 4. For keys the host did not tap

@@ -100,6 +100,7 @@ enum InstanceBridge {
                     let proxy = controller.textDocumentProxy
                     let acknowledgesOwnEdits = state.operationsApplied > proxy.snapshot.operationsApplied
                     proxy.lastChangeOrigin = acknowledgesOwnEdits ? .keyboard : .user
+                    if !acknowledgesOwnEdits, proxy.snapshot != .empty { proxy.undoManager.fieldChangedByOthers() }
                     proxy.snapshot = state
                     // A platform may not tell a keyboard of its own edits (iOS sends no textDidChange
                     // for them): the shift follows what the keyboard typed all the same.
@@ -120,6 +121,7 @@ enum InstanceBridge {
                     // key does what it does. The keyboard is never blocked by a walk.
                     if Int(event.action) == KBX_KEY_TAP || Int(event.action) == KBX_KEY_DOWN {
                         controller.activeWalker?.userTappedKey()
+                        controller.undoManager.touchBegan()  // one undo step per touch
                     }
                     _ = controller.handleKeyEvent(event, key: key, position: position)
                     return kbx_status(KBX_STATUS_OK)

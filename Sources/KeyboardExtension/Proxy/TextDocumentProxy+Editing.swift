@@ -3,12 +3,14 @@
 extension TextDocumentProxy {
     /// Inserts `text` in place of the marked text, or else of the selection; the caret goes after it.
     public func insertText(_ text: String) {
+        undoManager.recordInsert(text)
         postedOperations += 1
         host.insertText(text)
     }
 
     /// Deletes the selection, or else the Character before the cursor.
     public func deleteBackward() {
+        undoManager.recordDelete()
         postedOperations += 1
         host.deleteBackward()
     }
@@ -16,6 +18,7 @@ extension TextDocumentProxy {
     /// Moves the caret by `offset` Characters (negative: backwards) from the end of the selection,
     /// stopping at the document's ends. Collapses the selection and commits marked text.
     public func adjustTextPosition(byCharacterOffset offset: Int) {
+        undoManager.recordOther()
         postedOperations += 1
         host.adjustTextPosition(byCharacterOffset: offset)
     }
@@ -41,12 +44,14 @@ extension TextDocumentProxy {
     /// `selectedRange` within it. Unlike UIKit's `NSRange` of UTF-16 units, `selectedRange` counts
     /// Characters from the start of the marked text, like every offset here.
     public func setMarkedText(_ markedText: String, selectedRange: Range<Int>) {
+        undoManager.recordOther()
         postedOperations += 1
         host.setMarkedText(markedText, selectedRange: selectedRange)
     }
 
     /// Commits the marked text: it stays in the document, no longer marked.
     public func unmarkText() {
+        undoManager.recordOther()
         postedOperations += 1
         host.unmarkText()
     }
@@ -55,12 +60,14 @@ extension TextDocumentProxy {
 
     /// Selects an absolute range, if the field is still as snapshot `ifSnapshot` showed it.
     func setSelectedRange(_ range: Range<Int>, ifSnapshot snapshot: UInt64) {
+        undoManager.recordOther()
         postedOperations += 1
         host.setSelectedRange(range, ifSnapshot: snapshot)
     }
 
     /// Deletes an absolute range, if the field is still as snapshot `ifSnapshot` showed it.
     func deleteRange(_ range: Range<Int>, ifSnapshot snapshot: UInt64) {
+        undoManager.recordOther()
         postedOperations += 1
         host.deleteRange(range, ifSnapshot: snapshot)
     }

@@ -27,6 +27,9 @@ public final class TextDocumentProxy {
     /// Told of every snapshot as it arrives, before the did-notifications (the full-document walker).
     var snapshotObserver: ((TextSnapshot) -> Void)?
 
+    /// Undo for the edits this proxy posts; told of each as it is posted.
+    lazy var undoManager = TextDocumentUndoManager(proxy: self)
+
     /// Who made the change the latest snapshot shows, for ``KeyboardViewController/textDidChange()``
     /// and ``KeyboardViewController/selectionDidChange()``, which UIKit's do not say: `.keyboard` when
     /// the snapshot acknowledges edits this keyboard posted (its typing, its walks' steps), `.user`
