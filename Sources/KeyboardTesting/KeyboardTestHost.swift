@@ -223,7 +223,7 @@ public final class KeyboardTestHost {
     // MARK: Gestures (ABI section 11)
 
     /// Makes `gesture` on the key at `position`, to the finger's lift: the host sends its events at
-    /// their times, moving its clock by the gesture's length (``KeyGesture/duration``) as it settles
+    /// their times, moving its clock by the gesture's length (`KeyGesture.duration`) as it settles
     /// (what falls due on the way — the keyboard's timers, edits under latency — runs in its turn).
     public func perform(_ gesture: KeyGesture, at position: KeyPosition) async throws {
         try session.perform(gesture, at: position)

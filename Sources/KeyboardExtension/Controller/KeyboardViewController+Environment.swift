@@ -17,7 +17,7 @@ public struct Lexicon: Hashable, Sendable {
 }
 
 extension KeyboardViewController {
-    /// What the host told this instance of where it runs (``KeyboardEnvironment``); empty outside a
+    /// What the host told this instance of where it runs (`KeyboardEnvironment`); empty outside a
     /// host.
     public var environment: KeyboardEnvironment { hostSettings.environment ?? KeyboardEnvironment() }
 
