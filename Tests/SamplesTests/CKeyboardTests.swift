@@ -39,6 +39,21 @@ struct CKeyboardTests {
         await host.settle()
     }
 
+    /// Its gestures, written in C against section 11: a held delete repeats, "i" types the callout
+    /// lifted on, a held letter types as it is released; in process and isolated.
+    @Test(arguments: Isolation.allCases) func itTakesGestures(_ isolation: Isolation) async throws {
+        let host = try KeyboardTestHost(extensionAt: try Self.library.get(), document: "hhhhhhhh", isolation: isolation)
+        try host.show()
+        #expect(host.session.loadedExtension.takesKeyGestures)
+        try await host.hold(.delete, for: .seconds(1))  // at the press, then 0.5, 0.6, 0.7, 0.8, 0.9 s
+        #expect(host.document == "hh")
+        try await host.longPress("i", choosing: "ì")
+        try await host.hold("h", for: .seconds(1))
+        #expect(host.document == "hhìh")
+        host.hide()
+        await host.settle()
+    }
+
     /// Through kbhost: the configuration it sends is read strictly (no key the host does not know:
     /// it follows the schema).
     @Test func throughKbhostItsConfigurationFollowsTheSchema() throws {

@@ -48,6 +48,7 @@ struct KBHostCommandTests {
         #expect(result.standardOutput.contains("identifier:  dev.kbhost.samples.hello\n"))
         #expect(result.standardOutput.contains("version:     1.0.0\n"))
         #expect(result.standardOutput.contains("ABI version: 1\n"))
+        #expect(result.standardOutput.contains("gestures:    yes (long-press, hold, drag)\n"))
     }
 
     @Test func inspectPrintsJSON() throws {
@@ -55,6 +56,7 @@ struct KBHostCommandTests {
         let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
         #expect(object?["identifier"] as? String == "dev.kbhost.samples.hello")
         #expect(object?["abiVersion"] as? Int == 1)
+        #expect(object?["keyGestures"] as? Bool == true)
     }
 
     @Test func runTypesAndPrintsTheField() throws {

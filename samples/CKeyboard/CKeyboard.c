@@ -1,7 +1,8 @@
 // A keyboard extension in C, against KeyboardExtensionABI.h alone: what an author writes who does not
 // use the Swift SDK. It shows the configuration an extension must produce (docs/schemas/
 // configuration.schema.json), keys that insert text and delete, a page switch told to the host, an
-// event, and a host command answered (docs/schemas/command-answer.schema.json).
+// event, a host command answered (docs/schemas/command-answer.schema.json), and key gestures (the
+// header's section 11): "i" offers í and ì on a long-press, and delete repeats while held.
 //
 //   cc -std=c11 -shared -fPIC -I ../../Sources/KeyboardExtensionABI/include -o libCKeyboard.so CKeyboard.c
 //   kbhost --allow-unlicensed ./libCKeyboard.so            (it has no license: see the README's Licenses)
@@ -14,6 +15,7 @@
 typedef struct kbx_instance {
     kbx_host_api host;
     uint32_t page;  /* the sub-keyboard shown: 0 letters, 1 numbers */
+    int acted;      /* the touch under way has done its key's work already (a delete, a long-press) */
 } instance_t;
 
 /* The configuration: only "layout" is required; every other key takes its default. Row and column of
@@ -23,7 +25,7 @@ static const char configuration[] =
     "{"
     "\"layout\": {\"subKeyboards\": ["
     "  {\"mode\": \"letters\", \"rows\": ["
-    "    [{\"code\": \"input\", \"label\": \"h\"}, {\"code\": \"input\", \"label\": \"i\"},"
+    "    [{\"code\": \"input\", \"label\": \"h\"}, {\"code\": \"input\", \"label\": \"i\", \"callouts\": [\"\u00ed\", \"\u00ec\"]},"
     "     {\"code\": \"input\", \"label\": \"!\"}, {\"code\": \"delete\", \"label\": \"\\u232b\"}],"
     "    [{\"code\": \"modeChange:numbers\", \"label\": \"123\"}, {\"code\": \"space\", \"label\": \"space\", \"width\": 3},"
     "     {\"code\": \"action:wave\", \"label\": \"\\ud83d\\udc4b\"}]"
@@ -72,8 +74,8 @@ static void show_page(instance_t *instance, uint32_t page) {
     instance->host.set_keyboard_state(instance->host.host, page, KBX_SHIFT_OFF);
 }
 
-static kbx_status key_event(kbx_instance *instance, const kbx_key_event *event) {
-    if (event->action != KBX_KEY_TAP) return KBX_STATUS_OK;  /* a newer host's gesture: not ours */
+/* A tap: what the key does. */
+static kbx_status tap(instance_t *instance, const kbx_key_event *event) {
     static const char *letters[2][4] = {{"h", "i", "!", NULL}, {NULL, " ", NULL, NULL}};
     static const char *numbers[2][4] = {{"1", "2", "3", NULL}, {NULL, " ", NULL, NULL}};
     if (event->sub_keyboard > 1 || event->row > 1 || event->column > 3) return KBX_STATUS_NO_SUCH_KEY;
@@ -92,6 +94,41 @@ static kbx_status key_event(kbx_instance *instance, const kbx_key_event *event) 
         return KBX_STATUS_NO_SUCH_KEY;
     }
     return KBX_STATUS_OK;
+}
+
+/* Taps, and the gestures of section 11: the host sends them because the descriptor's key_gestures is
+   1. Delete acts as the finger goes down and on each repeat; "i" types the callout lifted on; any
+   other key held acts as it is released, as a tap. */
+static kbx_status key_event(kbx_instance *instance, const kbx_key_event *event) {
+    if (event->sub_keyboard > 1 || event->row > 1 || event->column > 3) return KBX_STATUS_NO_SUCH_KEY;
+    int is_delete = event->row == 0 && event->column == 3;
+    switch (event->action) {
+    case KBX_KEY_TAP:
+        return tap(instance, event);
+    case KBX_KEY_DOWN:
+        instance->acted = is_delete;
+        if (is_delete) instance->host.delete_backward(instance->host.host);
+        return KBX_STATUS_OK;
+    case KBX_KEY_REPEAT:
+        if (is_delete) instance->host.delete_backward(instance->host.host);
+        return KBX_STATUS_OK;
+    case KBX_KEY_LONG_PRESS:  /* the host shows the callouts; the choice comes with the release */
+    case KBX_KEY_DRAG:        /* a finger that slid off: no tap at the release */
+        instance->acted = 1;
+        return KBX_STATUS_OK;
+    case KBX_KEY_UP: {
+        /* A field appended in revision 5: read it only if the host's event reaches it (section 2). */
+        int32_t callout = KBX_HAS_FIELD(kbx_key_event, event->struct_size, callout) ? event->callout : -1;
+        static const char *i_callouts[] = {"\xC3\xAD", "\xC3\xAC"};  /* í ì, as the layout lists them */
+        if (callout >= 0 && callout < 2 && event->sub_keyboard == 0 && event->row == 0 && event->column == 1) {
+            insert(instance, i_callouts[callout]);
+            return KBX_STATUS_OK;
+        }
+        return instance->acted ? KBX_STATUS_OK : tap(instance, event);
+    }
+    default:
+        return KBX_STATUS_OK;  /* an action of a later revision: not ours */
+    }
 }
 
 /* This keyboard walks no documents: every command is answered at once, "unsupported". */
@@ -118,6 +155,7 @@ static const kbx_extension_descriptor descriptor = {
     .key_event = key_event,
     .host_command = host_command,
     .cancel_command = cancel_command,
+    .key_gestures = 1,
 };
 
 const kbx_extension_descriptor *kbx_extension_entry(void) { return &descriptor; }

@@ -30,6 +30,7 @@ struct InspectCommand: AsyncParsableCommand {
                 identifier:  \(loaded.identifier)
                 version:     \(loaded.version)
                 ABI version: \(loaded.abiVersion)
+                gestures:    \(loaded.takesKeyGestures ? "yes (long-press, hold, drag)" : "no (taps only)")
                 path:        \(loaded.source)
                 """)
         }
@@ -42,6 +43,8 @@ struct ExtensionSummary: Codable {
     let name: String
     let version: String
     let abiVersion: UInt32
+    /// Whether it takes key gestures (ABI revision 5's `key_gestures`).
+    let keyGestures: Bool
     let path: String
 
     init(_ loaded: LoadedExtension) {
@@ -49,6 +52,7 @@ struct ExtensionSummary: Codable {
         name = loaded.name
         version = loaded.version
         abiVersion = loaded.abiVersion
+        keyGestures = loaded.takesKeyGestures
         path = loaded.source
     }
 }
