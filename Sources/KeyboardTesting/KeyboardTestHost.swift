@@ -210,6 +210,12 @@ public final class KeyboardTestHost {
         try session.tap(position)
     }
 
+    /// Taps where a finger would land at (`x`, `y`) points on a keyboard `width` points wide: the key
+    /// whose frame holds the point, as `svg()` draws it. Nothing else runs until you ``settle()``.
+    public func tap(atX x: Double, y: Double, width: Double = KeyboardGeometry.defaultWidth) throws {
+        try session.tap(atX: x, y: y, width: width)
+    }
+
     /// Taps the key labelled `label` (or typing it) on the first sub-keyboard that has one.
     public func tap(_ label: String) throws {
         try tap(at: try position(named: "\"\(label)\"") { $0.label == label || $0.typedText == label })
@@ -218,6 +224,28 @@ public final class KeyboardTestHost {
     /// Taps the first key with `code`.
     public func tap(_ code: KeyCode) throws {
         try tap(at: try position(named: "{\(code)}") { $0.code == code })
+    }
+
+    // MARK: Pictures
+
+    /// The keyboard as it is shown now, as SVG (`kbhost render`'s picture): the sub-keyboard shown in
+    /// its shift state and the configuration's appearance, or every page with `allPages`; `width` in
+    /// points. For a failing test's attachment, or a snapshot test of a layout — each key is a
+    /// `<g class="key">` with its place and frame, so a test can read the geometry back. Empty (a
+    /// picture with no keys) while the keyboard is not shown.
+    public func svg(width: Double = KeyboardGeometry.defaultWidth, allPages: Bool = false) -> String {
+        let configuration = session.configuration
+        let layout = configuration?.layout ?? KeyboardLayout(subKeyboards: [])
+        let state = session.keyboardState
+        return KeyboardSVG(
+            width: width, shift: state.shift, appearance: configuration?.appearance ?? Appearance(theme: .light),
+            title: session.loadedExtension.name
+        ).svg(layout, pages: allPages ? nil : [state.subKeyboard])
+    }
+
+    /// Writes ``svg(width:allPages:)`` to a file (a test's attachment, say).
+    public func writeSVG(to path: String, width: Double = KeyboardGeometry.defaultWidth, allPages: Bool = false) throws {
+        try Data(svg(width: width, allPages: allPages).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
     // MARK: Gestures (ABI section 11)

@@ -13,7 +13,7 @@ struct KBHost: AsyncParsableCommand {
             \(ExitStatus.help)
             """,
         version: "0.1.0",
-        subcommands: [ReplCommand.self, InspectCommand.self, RunCommand.self, ListCommand.self, BundleCommand.self, NewCommand.self, LicenseCommand.self],
+        subcommands: [ReplCommand.self, InspectCommand.self, RunCommand.self, RenderCommand.self, ListCommand.self, BundleCommand.self, NewCommand.self, LicenseCommand.self],
         defaultSubcommand: ReplCommand.self
     )
 

@@ -54,15 +54,8 @@ public struct KeyboardRenderer: Sendable {
         return line
     }
 
-    /// The text on a key: an input key's label in upper case under shift (always, unless the appearance
-    /// shows lower-case keys); the shift key shows its state.
     func label(_ key: Key, shift: ShiftState) -> String {
-        switch key.code {
-        case .input where shift != .off || !appearance.showsLowercaseKeys: key.label.uppercased()
-        case .shift where shift == .on: key.label + "•"
-        case .shift where shift == .capsLock: key.label + "⇪"
-        default: key.label
-        }
+        key.shownLabel(shift: shift, appearance: appearance)
     }
 
     private func cell(_ label: String, width: Int, code: KeyCode, lit: Bool) -> String {

@@ -12,6 +12,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
     case invalidConfiguration(extension: String, problem: String)
     /// A key event named a position the current layout has no key at.
     case noSuchKey(extension: String, position: KeyPosition)
+    /// A touch at a point where the keyboard shown has no key (a gap, a margin, outside).
+    case noKeyAtPoint(extension: String, x: Double, y: Double)
     /// A key event failed in the extension.
     case keyFailed(extension: String, position: KeyPosition, message: String?)
     /// A key event while the keyboard is not shown.
@@ -38,6 +40,8 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
             "\(name) returned an invalid configuration: \(problem)"
         case .noSuchKey(let name, let position):
             "\(name) has no key at \(position)"
+        case .noKeyAtPoint(let name, let x, let y):
+            "\(name) has no key at (\(x), \(y)) points on the page shown (a gap, a margin, or outside; kbhost render draws where its keys are)"
         case .keyFailed(let name, let position, let message):
             "\(name) failed on the key at \(position)" + detail(message)
         case .notShown(let name):

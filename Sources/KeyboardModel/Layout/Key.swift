@@ -53,6 +53,17 @@ public struct Key: Codable, Hashable, Sendable {
         return text.uppercased()
     }
 
+    /// The text a host draws on the key (the REPL, pictures): an input key's label in upper case under
+    /// shift (always, unless the appearance shows lower-case keys); the shift key shows its state.
+    public func shownLabel(shift: ShiftState, appearance: Appearance) -> String {
+        switch code {
+        case .input where shift != .off || !appearance.showsLowercaseKeys: label.uppercased()
+        case .shift where shift == .on: label + "•"
+        case .shift where shift == .capsLock: label + "⇪"
+        default: label
+        }
+    }
+
     /// Callout `index` as typed with shift in `shift` state (upper case when shift is on or locked);
     /// `nil` for an index the key does not have.
     public func callout(_ index: Int, shift: ShiftState) -> String? {

@@ -31,7 +31,7 @@ struct HostOptions: ParsableArguments {
     var layout: String?
 
     @Option(name: .customLong("set"), help: ArgumentHelp(
-        "Change one setting the extensions are handed: typing.FIELD=VALUE, appearance.FIELD=VALUE or options.NAME=VALUE (repeatable).",
+        "Change one setting the extensions are handed: typing.FIELD=VALUE, appearance.FIELD=VALUE, options.NAME=VALUE or environment.FIELD=VALUE (repeatable).",
         valueName: "setting"
     ))
     var assignments: [String] = []

@@ -1,0 +1,85 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `kbhost render`, as a user runs it: what it draws, read back from the SVG.
+@Suite("kbhost render")
+struct RenderCommandTests {
+    private func kbhost(_ arguments: [String]) throws -> Command.Result {
+        try Command.run(try BuildProducts.kbhost(), arguments)
+    }
+
+    private var trust: [String] {
+        ["--trust", BuildProducts.packageRoot.appendingPathComponent("samples/SampleIssuer/sample-issuer.public.json").path]
+    }
+
+    /// Issue 19's "done means": QWERTY's 26 letter keys plus its function keys, every page.
+    @Test func qwertyIsDrawnWithEveryKey() throws {
+        let result = try kbhost(["render", "--layout", "qwerty"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let drawn = try RenderedKeys.read(result.standardOutput)
+        let letters = drawn.keys.filter { $0.page == 0 }
+        #expect(Set(letters.filter { $0.code == "input" }.map(\.label)) == Set("abcdefghijklmnopqrstuvwxyz".map(String.init)))
+        #expect(letters.filter { $0.code != "input" }.map(\.code) == ["shift", "delete", "modeChange:numbers", "nextKeyboard", "space", "return"])
+        #expect(Set(drawn.keys.map(\.page)) == [0, 1, 2])
+        #expect(drawn.svgSize.width == 390)
+        for key in drawn.keys { #expect(key.x >= 0 && key.x + key.width <= 390.01) }
+    }
+
+    /// An extension's own layout, as one appearance shows it: the QWERTY sample's toolbar, suggestion
+    /// row and callouts, at the width asked for; --page picks a page by its mode.
+    @Test func anExtensionsLayoutIsTheOneItShows() throws {
+        let result = try kbhost(["render", try BuildProducts.sample("QwertyKeyboard"), "--page", "letters", "--width", "320"] + trust)
+        #expect(result.status == 0, "\(result.standardError)")
+        let drawn = try RenderedKeys.read(result.standardOutput)
+        #expect(drawn.keys.allSatisfy { $0.page == 0 })
+        #expect(drawn.keys.filter { $0.row == 0 }.map(\.label) == ["read all", "clear all", "⇤ start", "end ⇥", "⌫ word", "↶ undo"])
+        #expect(drawn.keys.filter { $0.row == 1 }.count == 3)  // the suggestion row, empty
+        #expect(!drawn.keys.contains { $0.code == "nextKeyboard" })  // one keyboard: no globe
+        #expect(drawn.svgSize.width == 320)
+        #expect(result.standardOutput.contains("èéêë"))  // e's callouts, in its corner
+    }
+
+    /// A secure pad shuffled for one appearance: the same frames, the digits in other places.
+    @Test func aShuffledPadKeepsItsGeometry() throws {
+        let plain = try RenderedKeys.read(try kbhost(["render", "--layout", "numericPad"]).standardOutput).keys
+        let shuffled = try RenderedKeys.read(try kbhost(["render", "--layout", "numericPad", "--shuffled"]).standardOutput).keys
+        #expect(plain.map { [$0.x, $0.y, $0.width, $0.height] } == shuffled.map { [$0.x, $0.y, $0.width, $0.height] })
+        #expect(Set(plain.map(\.label)) == Set(shuffled.map(\.label)))
+    }
+
+    /// The shift states, on the labels.
+    @Test func capsLockShowsUpperCase() throws {
+        let drawn = try RenderedKeys.read(try kbhost(["render", "--layout", "qwerty", "--page", "0", "--shift", "caps-lock"]).standardOutput)
+        #expect(drawn.keys.contains { $0.label == "Q" } && drawn.keys.contains { $0.label == "⇧⇪" })
+    }
+
+    /// Each refusal is one line; a bad layout file gets exactly the error the host gives it in a run.
+    @Test func refusalsAreOneLine() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let bad = folder.appendingPathComponent("bad.json").path
+        try Data(#"{"subKeyboards": [{"mode": "letters", "rows": [[{"code": "input", "label": "a", "height": 0}]]}]}"#.utf8).write(to: URL(fileURLWithPath: bad))
+        let rendered = try kbhost(["render", "--layout", bad])
+        let ran = try kbhost(["run", try BuildProducts.sample("HelloKeyboard"), "--layout", bad])
+        #expect(rendered.status == 64 && rendered.standardError == ran.standardError)
+        #expect(rendered.standardError == "kbhost: error: --layout: layout '\(bad)': subKeyboards[0].rows[0][0].height: expected a number above 0\n")
+        let page = try kbhost(["render", "--layout", "numericPad", "--page", "letters"])
+        #expect(page.status == 64 && page.standardError == "kbhost: error: --page letters: the layout has no such sub-keyboard (it has 0 numbers)\n")
+        let width = try kbhost(["render", "--layout", "qwerty", "--width", "0"])
+        #expect(width.status == 64 && width.standardError.hasPrefix("kbhost: error: --width must be above 0"))
+        let nothing = try kbhost(["render"])
+        #expect(nothing.status == 64 && nothing.standardError.hasPrefix("kbhost: error: give an extension to draw, or --layout"))
+        let output = folder.appendingPathComponent("q.svg").path
+        #expect(try kbhost(["render", "--layout", "qwerty", "--output", output]).status == 0)
+        #expect(try RenderedKeys.read(String(contentsOfFile: output, encoding: .utf8)).keys.count == 94)
+    }
+
+    /// The README's picture is what `kbhost render` draws of the QWERTY sample now.
+    @Test func theReadmePictureIsCurrent() throws {
+        let committed = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("docs/images/qwerty-sample.svg"), encoding: .utf8)
+        let result = try kbhost(["render", try BuildProducts.sample("QwertyKeyboard"), "--page", "letters"] + trust)
+        #expect(result.standardOutput == committed, "run scripts/pictures to draw it again")
+    }
+}
