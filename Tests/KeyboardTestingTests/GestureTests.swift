@@ -1,5 +1,6 @@
 import Foundation
-import KeyboardExtension
+@testable import KeyboardExtension
+import KeyboardExtensionABI
 import KeyboardHost
 import KeyboardTesting
 import Testing
@@ -194,5 +195,20 @@ struct GestureTests {
         #expect(recorded(host) == ["pressed ⌫"])
         host.hide()
         await host.settle()
+    }
+}
+
+/// The SDK reads a key event as long as the host's revision made it, and no further.
+@Suite("Key events from an earlier host")
+struct EarlierKeyEventTests {
+    /// A revision-4 host's event is 24 bytes, in an allocation of exactly that: the SDK copies those
+    /// alone and takes no callout, repeat or drag for the rest.
+    @Test @MainActor func aShorterEventIsReadToItsSizeAlone() throws {
+        let bytes = UnsafeMutableRawPointer.allocate(byteCount: 24, alignment: 8)
+        defer { bytes.deallocate() }
+        for (offset, value) in [UInt32(1), 24, 3, 0, 1, 2].enumerated() { bytes.storeBytes(of: value, toByteOffset: offset * 4, as: UInt32.self) }
+        let event = try #require(InstanceBridge.keyEvent(bytes.assumingMemoryBound(to: kbx_key_event.self)))
+        #expect(event.action == 3 && event.row == 1 && event.column == 2 && event.struct_size == 24)
+        #expect(event.callout == -1 && event.repeat_count == 0 && event.drag_x == 0)
     }
 }

@@ -352,6 +352,10 @@ struct KBHostCommandTests {
         ("{hold:delete:soon}", "kbhost: error: --type: '{hold:delete:soon}' at character 1: 'soon' is not a duration above 0 (write 2s, 1.5s or 500ms)\n"),
         ("{drag:space:0}", "kbhost: error: --type: '{drag:space:0}' at character 1: '0' is not a whole number of steps other than 0 (negative goes left)\n"),
         ("{drag:spacebar:2}", "kbhost: error: --type: '{drag:spacebar:2}' at character 1: 'spacebar' is neither one character nor a key name\n"),
+        // Huge amounts are refused before any event is planned (each repeat and step is one).
+        ("{hold:delete:1000000s}", "kbhost: error: --type: hold for 1000000s on {delete} (character 1): a hold may last at most 600s\n"),
+        ("{hold:delete:1e30ms}", "kbhost: error: --type: '{hold:delete:1e30ms}' at character 1: '1e30ms' is too long: at most 1e9 seconds\n"),
+        ("{drag:space:-9223372036854775808}", "kbhost: error: --type: drag 9223372036854775808 steps left on {space} (character 1): a drag may last at most 10000 steps\n"),
     ])
     func aGestureThatCannotBeMadeIsABadArgument(_ keys: String, _ message: String) throws {
         let result = try kbhost("run", try BuildProducts.sample("QwertyKeyboard"), "--type", keys)

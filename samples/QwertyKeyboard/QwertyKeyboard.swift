@@ -147,6 +147,8 @@ final class QwertyKeyboard: KeyboardViewController {
 
     static let suggestionRowIndex = 1
     static let suggestionCount = 3
+    /// How many Characters either side of the caret the suggestions look through.
+    static let suggestionContext = 2000
 
     /// The user's words and text replacements, once the host's lexicon has come.
     private var lexicon: [LexiconEntry] = []
@@ -186,9 +188,13 @@ final class QwertyKeyboard: KeyboardViewController {
     /// as the host redraws a layout the keyboard changes.
     private func updateSuggestions() {
         guard !isWalkingFullDocument, layout.subKeyboards.first?.rows.indices.contains(Self.suggestionRowIndex) == true else { return }
-        let words = textDocumentProxy.isSecureTextEntry ? [] : Self.suggestions(
-            completing: String(typedPart),
-            document: (textDocumentProxy.documentContextBeforeInput ?? "") + " " + (textDocumentProxy.documentContextAfterInput ?? ""),
+        let prefix = textDocumentProxy.isSecureTextEntry ? "" : String(typedPart)
+        // The words near the caret, as far as the proxy shows (at most suggestionContext each side):
+        // a keystroke must not walk a whole document a wide window shows.
+        let words = prefix.isEmpty ? [] : Self.suggestions(
+            completing: prefix,
+            document: (textDocumentProxy.documentContextBeforeInput ?? "").suffix(Self.suggestionContext) + " "
+                + (textDocumentProxy.documentContextAfterInput ?? "").prefix(Self.suggestionContext),
             lexicon: lexicon
         )
         let row = Self.suggestionRow(words)

@@ -148,20 +148,17 @@ enum InstanceBridge {
     static func keyEvent(_ pointer: UnsafePointer<kbx_key_event>?) -> kbx_key_event? {
         guard let pointer else { return nil }
         var event = kbx_key_event()
-        event.callout = -1
-        let size = min(Int(pointer.pointee.struct_size), MemoryLayout<kbx_key_event>.size)
-        guard size >= MemoryLayout<kbx_key_event>.offset(of: \.callout)! else {
-            // Revisions 1-4: the first fields only; the rest keep their defaults.
-            event.abi_version = pointer.pointee.abi_version
-            event.struct_size = pointer.pointee.struct_size
-            event.action = pointer.pointee.action
-            event.sub_keyboard = pointer.pointee.sub_keyboard
-            event.row = pointer.pointee.row
-            event.column = pointer.pointee.column
-            return event
-        }
-        withUnsafeMutableBytes(of: &event) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size)) }
+        event.callout = -1  // kept where an earlier host's event ends before it
+        withUnsafeMutableBytes(of: &event) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: borrowedSize(pointer, $0.count))) }
         return event
+    }
+
+    /// How many bytes of a borrowed struct to copy: its `struct_size` (read alone, from offset 4, for
+    /// the struct may be an earlier revision's and shorter than this header's), at most `ours`. One
+    /// rule for every struct the host lends, rather than field reads through `pointee` that stay in
+    /// bounds only while the compiler projects them.
+    static func borrowedSize(_ pointer: UnsafeRawPointer, _ ours: Int) -> Int {
+        min(Int(pointer.load(fromByteOffset: 4, as: UInt32.self)), ours)
     }
 
     /// Runs `body` on the main actor. The host calls every callback on its main thread (ABI section 3).
@@ -235,7 +232,7 @@ extension TextSnapshot {
     /// read: the host passed fewer bytes, and the SDK takes what such a host behaves as.
     init(_ pointer: UnsafePointer<kbx_text_snapshot>) {
         var snapshot = kbx_text_snapshot()
-        let size = min(Int(pointer.pointee.struct_size), MemoryLayout<kbx_text_snapshot>.size)
+        let size = InstanceBridge.borrowedSize(pointer, MemoryLayout<kbx_text_snapshot>.size)
         withUnsafeMutableBytes(of: &snapshot) { $0.copyMemory(from: UnsafeRawBufferPointer(start: pointer, count: size)) }
         let id = snapshot.document_identifier
         let hasPlatform = size >= MemoryLayout<kbx_text_snapshot>.offset(of: \.platform_traits)! + MemoryLayout<UInt32>.size

@@ -81,12 +81,7 @@ public final class TextDocumentUndoManager {
     func touchBegan() {
         closeStep()
         current = []
-        // With edits still on their way (latency), the snapshot is behind them: go on from what they
-        // leave, as worked out when they were posted.
-        if proxy.postedOperations == proxy.snapshot.operationsApplied {
-            before = proxy.snapshot.contextBefore
-            selected = proxy.snapshot.selectedText
-        }
+        resynchronize()
     }
 
     /// A snapshot the keyboard's edits did not cause: what is remembered no longer holds.
@@ -101,6 +96,7 @@ public final class TextDocumentUndoManager {
         resynchronize()
         current?.append(.inserted(text))
         before += text
+        if before.utf8.count > 16 * Self.keptCharacters { before = String(before.suffix(Self.keptCharacters)) }
         selected = ""
     }
 
@@ -134,11 +130,19 @@ public final class TextDocumentUndoManager {
 
     /// With none of its edits on their way, the latest snapshot shows all they did, and perhaps more
     /// than the step's start showed (a held delete's repeats each see the window anew).
+    /// With edits still on their way (latency), the snapshot is behind them: it goes on from what they
+    /// leave, as worked out when they were posted. Only the end of the text before the caret is kept
+    /// (``keptCharacters``): a keystroke must not copy a whole document a wide window shows.
     private func resynchronize() {
         guard proxy.postedOperations == proxy.snapshot.operationsApplied else { return }
-        before = proxy.snapshot.contextBefore
+        before = String(proxy.snapshot.contextBefore.suffix(Self.keptCharacters))
         selected = proxy.snapshot.selectedText
     }
+
+    /// How much of the text before the caret is kept to know what a delete takes: more than one
+    /// touch deletes between two snapshots (a delete-word, a repeat's word). A delete past it ends
+    /// the history, as one the proxy did not show.
+    static let keptCharacters = 1024
 
     /// Edits outside any touch (a task of the keyboard's before the first) make a step of their own.
     private func openIfNeeded() {

@@ -60,11 +60,11 @@ public struct SettingAssignment: Sendable, Equatable {
                 if case .object(let options) = merged { settings.options = options }
             case .environment:
                 let current = settings.environment.flatMap { try? JSONValueDecoding.encode($0) } ?? .object([:])
-                let merged = current.merging(assignment.object)
-                if let problem = Self.problem(decoding: KeyboardEnvironment.self, from: merged) {
-                    throw SettingAssignmentError(text: text, problem: problem)
+                do {
+                    settings.environment = try JSONValueDecoding.decode(KeyboardEnvironment.self, from: current.merging(assignment.object))
+                } catch {
+                    throw SettingAssignmentError(text: text, problem: DecodingProblem(error).description)
                 }
-                settings.environment = try? JSONValueDecoding.decode(KeyboardEnvironment.self, from: merged)
             }
         }
         return settings

@@ -25,6 +25,10 @@ public enum KeyGesture: Hashable, Sendable, CustomStringConvertible {
     public static let calloutSlide = Duration.milliseconds(100)
     /// How long one step of a drag takes (a frame at 60 Hz).
     public static let dragStep = Duration.milliseconds(16)
+    /// The longest hold and the longest drag a host makes: every repeat and step is an event made in
+    /// advance, so `{hold:delete:1000000s}` must be refused, not planned.
+    public static let longestHold = Duration.seconds(600)
+    public static let mostDragSteps = 10_000
 
     /// The events this gesture makes on `key` at `position`, each with its time from the first
     /// (which is at zero and is always `.down`; the last is always `.up`).
@@ -44,6 +48,7 @@ public enum KeyGesture: Hashable, Sendable, CustomStringConvertible {
             events.append((Self.longPressDelay + Self.calloutSlide, KeyEvent(.up, at: position, callout: index)))
         case .hold(let duration):
             guard duration > .zero else { throw .notPositive("a hold's duration", "\(duration)") }
+            guard duration <= Self.longestHold else { throw .tooLong("a hold", "\(Self.seconds(Self.longestHold))") }
             if key.callouts.isEmpty {
                 var count = 0
                 var time = Self.repeatDelay
@@ -59,6 +64,7 @@ public enum KeyGesture: Hashable, Sendable, CustomStringConvertible {
             events.append((duration, KeyEvent(.up, at: position)))
         case .drag(let steps):
             guard steps != 0 else { throw .notPositive("a drag's number of steps", "0") }
+            guard steps.magnitude <= Self.mostDragSteps else { throw .tooLong("a drag", "\(Self.mostDragSteps) steps") }
             let direction = steps < 0 ? -1 : 1
             for step in 1...abs(steps) {
                 events.append((Self.dragStep * step, KeyEvent(.drag, at: position, dragX: step * direction)))
@@ -73,7 +79,7 @@ public enum KeyGesture: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .longPress: Self.longPressDelay + Self.calloutSlide
         case .hold(let duration): duration
-        case .drag(let steps): Self.dragStep * (abs(steps) + 1)
+        case .drag(let steps): Self.dragStep * Int(min(steps.magnitude, UInt(Self.mostDragSteps)) + 1)
         }
     }
 
@@ -91,7 +97,7 @@ public enum KeyGesture: Hashable, Sendable, CustomStringConvertible {
         switch self {
         case .longPress(let callout): "long-press" + (callout.map { " choosing \($0)" } ?? "")
         case .hold(let duration): "hold for \(Self.seconds(duration))"
-        case .drag(let steps): "drag \(abs(steps)) step\(abs(steps) == 1 ? "" : "s") \(steps < 0 ? "left" : "right")"
+        case .drag(let steps): "drag \(steps.magnitude) step\(steps.magnitude == 1 ? "" : "s") \(steps < 0 ? "left" : "right")"
         }
     }
 }
@@ -101,6 +107,7 @@ public enum GestureError: Error, Equatable, Sendable, CustomStringConvertible {
     case noCallouts(key: String)
     case noSuchCallout(String, key: String, callouts: [String])
     case notPositive(String, String)
+    case tooLong(String, String)
 
     public var description: String {
         switch self {
@@ -110,6 +117,8 @@ public enum GestureError: Error, Equatable, Sendable, CustomStringConvertible {
             "the key \"\(key)\" has no callout \"\(callout)\" (it has \(callouts.joined(separator: " ")))"
         case .notPositive(let what, let value):
             "\(what) must be more than 0, not \(value)"
+        case .tooLong(let what, let limit):
+            "\(what) may last at most \(limit)"
         }
     }
 }

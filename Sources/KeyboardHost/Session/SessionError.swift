@@ -57,11 +57,6 @@ public enum SessionError: Error, Equatable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// A gesture the extension cannot take at all (it takes taps only).
-    public var isUnsupportedGesture: Bool {
-        if case .gesturesUnsupported = self { true } else { false }
-    }
-
     private func detail(_ message: String?) -> String {
         message.map { ": \($0)" } ?? ""
     }

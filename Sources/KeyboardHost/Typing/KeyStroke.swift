@@ -80,7 +80,15 @@ public indirect enum KeyStroke: Hashable, Sendable, CustomStringConvertible {
         }
         let pressed = try target(rest[..<last], in: name, place: place), amount = rest[rest.index(after: last)...]
         if kind == "hold" {
-            guard let duration = duration(amount), duration > .zero else {
+            let duration: Duration
+            do {
+                duration = try DurationText.parse(amount)
+            } catch .tooLong {
+                throw .badGesture(name, place: place, problem: "'\(amount)' is too long: \(DurationText.Problem.tooLong)")
+            } catch {
+                throw .badGesture(name, place: place, problem: "'\(amount)' is not a duration above 0 (write 2s, 1.5s or 500ms)")
+            }
+            guard duration > .zero else {
                 throw .badGesture(name, place: place, problem: "'\(amount)' is not a duration above 0 (write 2s, 1.5s or 500ms)")
             }
             return .gesture(.hold(duration), on: pressed)
@@ -98,13 +106,6 @@ public indirect enum KeyStroke: Hashable, Sendable, CustomStringConvertible {
             throw .badGesture(name, place: place, problem: "'\(text)' is neither one character nor a key name")
         }
         return .character(character)
-    }
-
-    /// `2s`, `1.5s`, `500ms`.
-    private static func duration(_ text: Substring) -> Duration? {
-        if text.hasSuffix("ms"), let value = Double(text.dropLast(2)), value.isFinite { return .nanoseconds(Int64(clamping: Int(value * 1e6))) }
-        if text.hasSuffix("s"), let value = Double(text.dropLast()), value.isFinite, value < 1e9 { return .nanoseconds(Int64(value * 1e9)) }
-        return nil
     }
 
     /// The names a brace may hold, but `action:NAME`: for messages and help.

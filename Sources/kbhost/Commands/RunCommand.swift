@@ -292,8 +292,9 @@ struct BatchRun {
                     throw fail("--type: " + KeyStrokeError.noKey(stroke, place: place, keyboard: loaded.name).description, ExitStatus.badArguments)
                 case .tapFailed(.gestureRefused(_, _, let problem)):
                     throw fail("--type: \(stroke) (character \(place)): \(problem)", ExitStatus.badArguments)
-                case .tapFailed(let failure) where failure.isUnsupportedGesture:
-                    throw fail("--type: character \(place): \(failure)", ExitStatus.badArguments)
+                case .tapFailed(.gesturesUnsupported(let name, let gesture)):
+                    let refusal = SessionError.gesturesUnsupported(extension: name, gesture: gesture)
+                    throw fail("--type: character \(place): \(refusal)", ExitStatus.badArguments)
                 case .tapFailed(let failure):
                     throw fail(failure.description, ExitStatus.failure)
                 }
@@ -362,13 +363,11 @@ struct DurationArgument: ExpressibleByArgument {
 
     /// Reads `800ms`, `1.5s`, …, or says what is wrong.
     static func parse(_ argument: String) throws -> DurationArgument {
-        let units: [(String, Double)] = [("ns", 1e-9), ("us", 1e-6), ("µs", 1e-6), ("ms", 1e-3), ("min", 60), ("s", 1)]
-        guard let (unit, scale) = units.first(where: { argument.hasSuffix($0.0) }),
-              let value = Double(argument.dropLast(unit.count)), value.isFinite
-        else { throw ValidationError("give a number and a unit (ns, us, ms, s or min), e.g. 800ms or 1.5s") }
-        guard value >= 0 else { throw ValidationError("a duration cannot be negative") }
-        guard value * scale <= 1e9 else { throw ValidationError("at most 1e9 seconds") }
-        return DurationArgument(duration: .nanoseconds(Int64((value * scale * 1e9).rounded())))
+        do {
+            return DurationArgument(duration: try DurationText.parse(argument))
+        } catch {
+            throw ValidationError(error.description)
+        }
     }
 
     var defaultValueDescription: String { "\(duration)" }
