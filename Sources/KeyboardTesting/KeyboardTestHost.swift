@@ -248,6 +248,16 @@ public final class KeyboardTestHost {
         try Data(svg(width: width, allPages: allPages).utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
     }
 
+    /// What the walks `body` makes did, snapshot by snapshot on the host's clock (`WalkTimeline`):
+    /// to check a walk's round trips and windows, or to draw them (`WalkTimelineSVG`, as
+    /// `kbhost run --timeline` does). Records from the call to `body`'s end.
+    public func timeline(of body: () async throws -> Void) async rethrows -> WalkTimeline {
+        session.timeline = WalkTimeline()
+        defer { session.timeline = nil }
+        try await body()
+        return session.timeline ?? WalkTimeline()
+    }
+
     // MARK: Gestures (ABI section 11)
 
     /// Makes `gesture` on the key at `position`, to the finger's lift: the host sends its events at

@@ -76,10 +76,28 @@ struct RenderCommandTests {
         #expect(try RenderedKeys.read(String(contentsOfFile: output, encoding: .utf8)).keys.count == 94)
     }
 
-    /// The README's picture is what `kbhost render` draws of the QWERTY sample now.
-    @Test func theReadmePictureIsCurrent() throws {
-        let committed = try String(contentsOf: BuildProducts.packageRoot.appendingPathComponent("docs/images/qwerty-sample.svg"), encoding: .utf8)
-        let result = try kbhost(["render", try BuildProducts.sample("QwertyKeyboard"), "--page", "letters"] + trust)
-        #expect(result.standardOutput == committed, "run scripts/pictures to draw it again")
+    /// The README's pictures are what kbhost draws now, with the arguments `docs/images/pictures.tsv`
+    /// gives each (what `scripts/pictures` runs): the QWERTY sample's layout, and a read walked on it.
+    @Test func theReadmePicturesAreCurrent() throws {
+        let images = BuildProducts.packageRoot.appendingPathComponent("docs/images")
+        let list = try String(contentsOf: images.appendingPathComponent("pictures.tsv"), encoding: .utf8)
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pictures-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lines = list.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
+        #expect(lines.map(\.first) == ["qwerty-sample.svg", "read-walk-ios.svg"])
+        for line in lines {
+            // The samples as this build made them (a sanitizer's build folder, say), not .build/debug's.
+            let arguments = try line.dropFirst().map { argument in
+                if argument.hasPrefix("samples/") { return BuildProducts.packageRoot.appendingPathComponent(argument).path }
+                guard argument.hasPrefix(".build/debug/lib"), argument.hasSuffix(".so") else { return argument }
+                return try BuildProducts.sample(String(argument.dropFirst(".build/debug/lib".count).dropLast(3)))
+            }
+            let drawn = folder.appendingPathComponent(line[0]).path
+            let result = try Command.run(try BuildProducts.kbhost(), arguments + [drawn])
+            #expect(result.status == 0, "\(result.standardError)")
+            let committed = try String(contentsOf: images.appendingPathComponent(line[0]), encoding: .utf8)
+            #expect(try String(contentsOfFile: drawn, encoding: .utf8) == committed, "run scripts/pictures to draw \(line[0]) again")
+        }
     }
 }

@@ -48,7 +48,7 @@ public enum KeyGesture: Hashable, Sendable, CustomStringConvertible {
             events.append((Self.longPressDelay + Self.calloutSlide, KeyEvent(.up, at: position, callout: index)))
         case .hold(let duration):
             guard duration > .zero else { throw .notPositive("a hold's duration", "\(duration)") }
-            guard duration <= Self.longestHold else { throw .tooLong("a hold", "\(Self.seconds(Self.longestHold))") }
+            guard duration <= Self.longestHold else { throw .tooLong("a hold", "\(DurationText.text(Self.longestHold, spaced: false))") }
             if key.callouts.isEmpty {
                 var count = 0
                 var time = Self.repeatDelay
@@ -83,20 +83,10 @@ public enum KeyGesture: Hashable, Sendable, CustomStringConvertible {
         }
     }
 
-    /// `2s`, `1.5s`, `0.25s`: as `{hold:…}` takes it.
-    static func seconds(_ duration: Duration) -> String {
-        let milliseconds = duration.nanosecondsClamped / 1_000_000
-        let whole = milliseconds / 1000, fraction = milliseconds % 1000
-        guard fraction != 0 else { return "\(whole)s" }
-        var digits = String(fraction + 1000).dropFirst()
-        while digits.last == "0" { digits.removeLast() }
-        return "\(whole).\(digits)s"
-    }
-
     public var description: String {
         switch self {
         case .longPress(let callout): "long-press" + (callout.map { " choosing \($0)" } ?? "")
-        case .hold(let duration): "hold for \(Self.seconds(duration))"
+        case .hold(let duration): "hold for \(DurationText.text(duration, spaced: false))"
         case .drag(let steps): "drag \(steps.magnitude) step\(steps.magnitude == 1 ? "" : "s") \(steps < 0 ? "left" : "right")"
         }
     }

@@ -54,18 +54,12 @@ public struct ExtensionFault: Error, Hashable, Sendable, CustomStringConvertible
         case .killed(let signal): return "\(name) was killed (\(Self.signalName(signal)))\(when)"
         case .exited(let status): return "\(name) exited with status \(status)\(when)"
         case .hung(let after):
-            return "\(name) did not answer \(during ?? "the host") within \(Self.shortDuration(after)); the host stopped it"
+            return "\(name) did not answer \(during ?? "the host") within \(DurationText.text(after)); the host stopped it"
         case .flooded(let detail): return "\(name) flooded the host\(when) (\(detail)); the host stopped it"
         case .malformed(let detail): return "\(name) sent a malformed message\(when) (\(detail)); the host stopped it"
         case .memoryLimit(let bytes): return "\(name) went over its memory limit of \(bytes / 1_048_576) MB\(when); the host stopped it"
         case .couldNotStart(let reason): return "\(name) could not be started: \(reason)"
         }
-    }
-
-    /// "2 s", "300 ms".
-    static func shortDuration(_ duration: Duration) -> String {
-        let milliseconds = duration.nanosecondsClamped / 1_000_000
-        return milliseconds % 1000 == 0 ? "\(milliseconds / 1000) s" : "\(milliseconds) ms"
     }
 
     /// SIGSEGV, SIGABRT, …: the name a user looks up.

@@ -32,20 +32,20 @@ public struct KeyboardSVG: Sendable {
         let total = geometries.reduce(0) { $0 + Self.captionHeight + $1.height }
         let colors = Colors(appearance.theme)
         var out = """
-            <svg xmlns="http://www.w3.org/2000/svg" width="\(Self.number(width))" height="\(Self.number(total))" \
-            viewBox="0 0 \(Self.number(width)) \(Self.number(total))" font-family="-apple-system, 'Helvetica Neue', Arial, sans-serif">
+            <svg xmlns="http://www.w3.org/2000/svg" width="\(SVGText.number(width))" height="\(SVGText.number(total))" \
+            viewBox="0 0 \(SVGText.number(width)) \(SVGText.number(total))" font-family="\(SVGText.fontFamily)">
 
             """
-        if let title { out += "  <title>\(Self.escaped(title))</title>\n" }
+        if let title { out += "  <title>\(SVGText.escaped(title))</title>\n" }
         out += "  <rect width=\"100%\" height=\"100%\" fill=\"\(colors.background)\"/>\n"
         var top = 0.0
         for (page, geometry) in zip(pages, geometries) {
             let mode = layout.subKeyboards[page].mode.rawValue
-            out += "  <text class=\"caption\" x=\"8\" y=\"\(Self.number(top + 15))\" font-size=\"12\" fill=\"\(colors.caption)\">"
-                + "\(Self.escaped(mode)) (sub-keyboard \(page))\(shift == .off ? "" : ", shift \(shift)")</text>\n"
+            out += "  <text class=\"caption\" x=\"8\" y=\"\(SVGText.number(top + 15))\" font-size=\"12\" fill=\"\(colors.caption)\">"
+                + "\(SVGText.escaped(mode)) (sub-keyboard \(page))\(shift == .off ? "" : ", shift \(shift)")</text>\n"
             top += Self.captionHeight
-            out += "  <g class=\"page\" data-page=\"\(page)\" data-mode=\"\(Self.escaped(mode))\" data-width=\"\(Self.number(geometry.width))\" "
-                + "data-height=\"\(Self.number(geometry.height))\" transform=\"translate(0 \(Self.number(top)))\">\n"
+            out += "  <g class=\"page\" data-page=\"\(page)\" data-mode=\"\(SVGText.escaped(mode))\" data-width=\"\(SVGText.number(geometry.width))\" "
+                + "data-height=\"\(SVGText.number(geometry.height))\" transform=\"translate(0 \(SVGText.number(top)))\">\n"
             for placed in geometry.keys {
                 out += key(placed, colors: colors)
             }
@@ -63,18 +63,18 @@ public struct KeyboardSVG: Sendable {
         let inset = min(1.5, frame.width / 4, frame.height / 4)
         let size = Self.fontSize(label, frame)
         var out = "    <g class=\"key\" data-row=\"\(placed.position.row)\" data-column=\"\(placed.position.column)\" "
-            + "data-code=\"\(Self.escaped(placed.key.code.description))\" data-row-span=\"\(placed.rowSpan)\">\n"
-        out += "      <rect x=\"\(Self.number(frame.x))\" y=\"\(Self.number(frame.y))\" width=\"\(Self.number(frame.width))\" "
-            + "height=\"\(Self.number(frame.height))\" fill=\"none\" stroke=\"none\"/>\n"
-        out += "      <rect class=\"cap\" x=\"\(Self.number(frame.x + inset))\" y=\"\(Self.number(frame.y + inset))\" "
-            + "width=\"\(Self.number(max(frame.width - 2 * inset, 0)))\" height=\"\(Self.number(max(frame.height - 2 * inset, 0)))\" rx=\"5\" "
+            + "data-code=\"\(SVGText.escaped(placed.key.code.description))\" data-row-span=\"\(placed.rowSpan)\">\n"
+        out += "      <rect x=\"\(SVGText.number(frame.x))\" y=\"\(SVGText.number(frame.y))\" width=\"\(SVGText.number(frame.width))\" "
+            + "height=\"\(SVGText.number(frame.height))\" fill=\"none\" stroke=\"none\"/>\n"
+        out += "      <rect class=\"cap\" x=\"\(SVGText.number(frame.x + inset))\" y=\"\(SVGText.number(frame.y + inset))\" "
+            + "width=\"\(SVGText.number(max(frame.width - 2 * inset, 0)))\" height=\"\(SVGText.number(max(frame.height - 2 * inset, 0)))\" rx=\"5\" "
             + "fill=\"\(isInput ? colors.inputKey : colors.functionKey)\"/>\n"
-        out += "      <text x=\"\(Self.number(frame.midX))\" y=\"\(Self.number(frame.midY))\" text-anchor=\"middle\" dominant-baseline=\"central\" "
-            + "font-size=\"\(Self.number(size))\" fill=\"\(colors.label)\">\(Self.escaped(label))</text>\n"
+        out += "      <text x=\"\(SVGText.number(frame.midX))\" y=\"\(SVGText.number(frame.midY))\" text-anchor=\"middle\" dominant-baseline=\"central\" "
+            + "font-size=\"\(SVGText.number(size))\" fill=\"\(colors.label)\">\(SVGText.escaped(label))</text>\n"
         if !placed.key.callouts.isEmpty {
             let hint = placed.key.callouts.prefix(4).joined()
-            out += "      <text class=\"callouts\" x=\"\(Self.number(frame.maxX - inset - 2))\" y=\"\(Self.number(frame.y + inset + 8))\" "
-                + "text-anchor=\"end\" font-size=\"7\" fill=\"\(colors.caption)\">\(Self.escaped(hint))</text>\n"
+            out += "      <text class=\"callouts\" x=\"\(SVGText.number(frame.maxX - inset - 2))\" y=\"\(SVGText.number(frame.y + inset + 8))\" "
+                + "text-anchor=\"end\" font-size=\"7\" fill=\"\(colors.caption)\">\(SVGText.escaped(hint))</text>\n"
         }
         return out + "    </g>\n"
     }
@@ -85,41 +85,6 @@ public struct KeyboardSVG: Sendable {
         let byHeight = frame.height * 0.42
         let byWidth = (frame.width - 8) / (characters * 0.65)
         return max(min(characters > 1 ? 16 : 22, byHeight, byWidth), 4)
-    }
-
-    /// A number as SVG writes it: at most two decimals, no trailing zeros.
-    static func number(_ value: Double) -> String {
-        guard value.isFinite else { return "0" }
-        let hundredths = (value * 100).rounded()
-        let whole = Int(hundredths / 100), fraction = Int(abs(hundredths).truncatingRemainder(dividingBy: 100))
-        let sign = hundredths < 0 && whole == 0 ? "-" : ""
-        guard fraction != 0 else { return sign + "\(whole)" }
-        var digits = String(fraction + 100).dropFirst()
-        if digits.last == "0" { digits.removeLast() }
-        return sign + "\(whole).\(digits)"
-    }
-
-    /// Text for XML: the five special characters as entities, and characters XML 1.0 does not allow
-    /// (control characters, lone surrogates cannot occur in a Swift String) as U+FFFD, so a label
-    /// never breaks the picture.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            case "\t", "\n", "\r": out += " "
-            default:
-                let value = scalar.value
-                let allowed = value >= 0x20 && !(0x7F...0x9F).contains(value) && value != 0xFFFE && value != 0xFFFF
-                out.unicodeScalars.append(allowed ? scalar : "\u{FFFD}")
-            }
-        }
-        return out
     }
 
     /// iOS's keyboard colours, light and dark.

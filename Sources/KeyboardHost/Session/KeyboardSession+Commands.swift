@@ -21,6 +21,14 @@ extension KeyboardSession {
     /// Sends `command` now: when this returns, the extension has it and has started on it.
     public func send(_ command: HostCommand) -> SentCommand {
         onEvent?(.command(command))
+        if timeline != nil {
+            // The state the extension starts from: the field, and the windows of the snapshot it has.
+            let shown = lastSnapshot.flatMap { $0.documentIdentifier == textField.documentIdentifier ? $0 : nil }
+            timeline?.sent(
+                command, at: scheduler.now, sequence: shown?.sequence ?? 0, selection: textField.selection,
+                before: shown?.contextBefore ?? "", after: shown?.contextAfter ?? "", length: textField.count
+            )
+        }
         let sent = commands.begin(command, deliverable: isShown)
         if isShown { connection.hostCommand(command, request: sent.request) }
         return sent

@@ -6,6 +6,7 @@ extension KeyboardSession {
     /// edit is a word from the extension: commands under way are not timed out meanwhile.
     func post(_ operation: TextOperation) {
         onEvent?(.posted(operation))
+        timeline?.posted(at: scheduler.now)
         commands.heardFromExtension()
         posted.append(operation)
         scheduleDrain()
@@ -98,6 +99,7 @@ extension KeyboardSession {
                     deleted = deleted || operation.isDeletion
                 }
                 posted.applied += 1
+                timeline?.applied(operation)
             }
         }, changed: {
             outcomes.forEach { onEvent?($0) }

@@ -17,6 +17,10 @@ extension KeyboardSession {
             platform: platform
         )
         lastSnapshot = snapshot
+        timeline?.pushed(
+            sequence: snapshot.sequence, at: scheduler.now, selection: field.selection, before: snapshot.contextBefore,
+            after: snapshot.contextAfter, length: field.count
+        )
         onEvent?(.snapshot(snapshotSequence))
         connection.updateSnapshot(snapshot)
     }

@@ -80,6 +80,9 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
     var lastSnapshot: Snapshot?
     /// Host commands under way, and their answers.
     let commands: HostCommandQueue
+    /// What the walks did, recorded while this is not `nil`: set it to an empty ``WalkTimeline`` to
+    /// start, read it after the commands, set it to `nil` to stop.
+    public var timeline: WalkTimeline?
 
     /// A session of `loadedExtension` on `textField`. With a `trace`, every call between host and
     /// extension is written to it (``CallTrace``).
@@ -105,7 +108,11 @@ public final class KeyboardSession: ExtensionConnectionDelegate {
         }
         commands = HostCommandQueue(scheduler: scheduler)
         connection.delegate = self
-        commands.onFinished = { [weak self] result in self?.onEvent?(.commandFinished(result.command, succeeded: result.succeeded)) }
+        commands.onFinished = { [weak self] result in
+            guard let self else { return }
+            timeline?.answered(result.command, at: scheduler.now, succeeded: result.succeeded, roundTrips: result.roundTrips)
+            onEvent?(.commandFinished(result.command, succeeded: result.succeeded))
+        }
         commands.cancel = { [weak self] request in self?.connection.cancelCommand(request: request) }
     }
 

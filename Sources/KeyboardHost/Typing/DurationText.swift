@@ -23,3 +23,26 @@ public enum DurationText {
         return .nanoseconds(Int64((value * scale * 1e9).rounded()))
     }
 }
+
+extension DurationText {
+    /// A duration written back in the largest unit under it, to the thousandth: `2 s`, `1.14 s`,
+    /// `500 ms`, `2.5 ms`, `40 us`. `spaced: false` writes the form ``parse(_:)`` reads (`1.5s`, as
+    /// `{hold:…}` takes it). The one writer of durations in messages and pictures.
+    public static func text(_ duration: Duration, spaced: Bool = true) -> String {
+        let nanoseconds = max(duration.nanosecondsClamped, 0)
+        let (divisor, unit): (Int64, String) = switch nanoseconds {
+        case 1_000_000_000...: (1_000_000_000, "s")
+        case 1_000_000...: (1_000_000, "ms")
+        case 1_000...: (1_000, "us")
+        default: (1, "ns")
+        }
+        let whole = nanoseconds / divisor, thousandths = (nanoseconds % divisor) / max(divisor / 1000, 1)
+        var number = "\(whole)"
+        if divisor > 1, thousandths != 0 {
+            var digits = String(thousandths + 1000).dropFirst()
+            while digits.last == "0" { digits.removeLast() }
+            number += ".\(digits)"
+        }
+        return number + (spaced ? " " : "") + (nanoseconds == 0 ? "s" : unit)
+    }
+}

@@ -76,11 +76,7 @@ struct RenderCommand: AsyncParsableCommand {
             print(svg, terminator: "")
             return
         }
-        do {
-            try Data(svg.utf8).write(to: URL(fileURLWithPath: output), options: .atomic)
-        } catch {
-            throw fail("--output '\(output)': cannot write it: \((error as NSError).localizedDescription)", ExitStatus.badArguments)
-        }
+        try OutputFile.write(svg, to: output, option: "--output")
     }
 
     /// The layout an extension shows on one appearance, its appearance and its name: shown and hidden

@@ -21,7 +21,9 @@ struct RunCommand: AsyncParsableCommand {
 
             Each --action runs after the typing, on the extension's full-document walker, and reports \
             what it read (before, after, selected), deleted (deletedCharacters), its snapshot round \
-            trips and whether it is certain ("exact"), or its error. A text longer than --text-limit bytes is printed as \
+            trips and whether it is certain ("exact"), or its error. --timeline FILE draws the actions' \
+            walks as SVG: a column per round trip (the document, what the snapshot's windows showed, the \
+            caret) over the host's clock. A text longer than --text-limit bytes is printed as \
             {"characters": N, "utf8Bytes": N, "sha256": "..."}. If an action fails, the output is still \
             printed and the exit status is 1.
 
@@ -51,6 +53,7 @@ struct RunCommand: AsyncParsableCommand {
               kbhost run .build/debug/libQwertyKeyboard.so --text "hello world" --type '{hold:delete:2s}'
               kbhost run .build/debug/libQwertyKeyboard.so --text "hello world" --type '{drag:space:-5}X'
               kbhost run .build/debug/libQwertyKeyboard.so --document notes.txt --action read-full-document
+              kbhost run .build/debug/libQwertyKeyboard.so --document notes.txt --action read-full-document --timeline walk.svg
               printf 1234 | kbhost run .build/debug/libSecurePasscodeKeyboard.so --type -
               kbhost run dev.kbhost.samples.qwerty --platform ios --type "ok{return}"   (an installed bundle)
 
@@ -99,9 +102,18 @@ struct RunCommand: AsyncParsableCommand {
     ))
     var textLimit: Int = 4096
 
+    @Option(help: ArgumentHelp(
+        "Draw the --action walks as SVG in this file: each round trip's caret, windows and time on the host's clock.",
+        valueName: "file"
+    ))
+    var timeline: String?
+
     func validate() throws {
         if typeFile != nil && !keys.isEmpty {
             throw ValidationError("give the keys either with --type or with --type-file, not both")
+        }
+        if timeline != nil && actions.isEmpty {
+            throw ValidationError("--timeline draws the walks of --action; give one, e.g. --action read-full-document")
         }
         if textLimit < 0 {
             throw ValidationError("--text-limit must be 0 or more bytes, not \(textLimit)")
@@ -110,6 +122,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keys = try keysToType(), field = try startingField()
+        if let timeline { try OutputFile.checkFolder(of: timeline, option: "--timeline") }
         Timings.mark("read")
         let setup = try host.setup(platform: sessionOptions.profile)
         setup.trace = try await MainActor.run { try sessionOptions.makeTrace() }
@@ -119,7 +132,7 @@ struct RunCommand: AsyncParsableCommand {
         let result = try await BatchRun(
             path: path, keys: keys, policy: sessionOptions.window,
             latency: sessionOptions.editLatency, advance: advance?.duration ?? .zero, setup: setup,
-            actions: actions, textLimit: textLimit
+            actions: actions, textLimit: textLimit, timeline: timeline
         ).perform(on: consume field)
         print(try JSONOutput.encode(result))
         Timings.mark("printed")
@@ -185,6 +198,8 @@ struct BatchRun {
     let setup: HostSetup
     let actions: [HostCommand]
     let textLimit: Int
+    /// Where to draw the actions' walks (--timeline), if anywhere.
+    let timeline: String?
 
     struct Result: Encodable {
         let `extension`: ExtensionSummary
@@ -305,10 +320,16 @@ struct BatchRun {
         if advance > .zero { await scheduler.advance(by: advance) }
         Timings.mark("typed")
         var outputs: [ActionOutput] = []
+        if timeline != nil { session.timeline = WalkTimeline() }
         for action in actions {
             outputs.append(ActionOutput(await session.perform(action), textLimit: textLimit))
         }
         Timings.mark("acted")
+        if let path = timeline, let recorded = session.timeline {
+            session.timeline = nil
+            let title = "\(loaded.name) · --policy \(policy) · --platform \(setup.platform) · --latency \(DurationText.text(latency))"
+            try OutputFile.write(WalkTimelineSVG(title: title).svg(recorded), to: path, option: "--timeline")
+        }
         session.hide()
         await scheduler.settle()
         if printedErrors > Self.printedErrorLimit {
