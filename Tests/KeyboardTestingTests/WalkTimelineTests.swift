@@ -62,6 +62,24 @@ struct WalkTimelineTests {
         #expect(drawn.captions.count == 2 && drawn.captions[0].hasPrefix("1. read-full-document: \(timeline.segments[0].roundTrips(in: timeline)) round trips"))
     }
 
+    /// A keyboard that floods the host with edits in one turn: the step counts them all and keeps the
+    /// first few, so a recording stays small whatever an extension does.
+    @Test func aFloodOfEditsIsCountedNotKept() async throws {
+        let host = try KeyboardTestHost(WalkerKeyboard.self)
+        try host.show()
+        let keyboard = host.walkerKeyboard
+        let timeline = await host.timeline {
+            _ = host.startTask { @MainActor in
+                for _ in 0..<5000 { keyboard.textDocumentProxy.insertText("a") }
+            }
+            await host.settle()
+        }
+        let step = try #require(timeline.steps.last)
+        #expect(host.document.count == 5000 && step.length == 5000)
+        #expect(step.editCount == 5000 && step.edits == Array(repeating: .insertText("a"), count: WalkTimeline.editsKept))
+        #expect(timeline.steps.count == 1)
+    }
+
     /// Nothing recorded: a picture that says so, still well-formed.
     @Test func anEmptyTimelineIsAPicture() throws {
         let svg = WalkTimelineSVG(title: "<none> & \u{7}").svg(WalkTimeline())

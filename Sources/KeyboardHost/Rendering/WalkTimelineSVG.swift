@@ -150,7 +150,7 @@ public struct WalkTimelineSVG: Sendable {
 
         // The x axis, and a legend.
         let axisY = clockTop + Self.clockHeight + 16
-        let perColumn = columns.first.map(\.steps.count) ?? 1
+        let perColumn = Self.stepsPerColumn(steps.count)
         out += "  <text x=\"\(n(Self.left))\" y=\"\(n(axisY))\" fill=\"#666\">step 1</text>\n"
         out += "  <text x=\"\(n(width - Self.right))\" y=\"\(n(axisY))\" text-anchor=\"end\" fill=\"#666\">step \(steps.count)"
             + "\(perColumn > 1 ? " (\(perColumn) steps a column)" : "")</text>\n"
@@ -168,7 +168,7 @@ public struct WalkTimelineSVG: Sendable {
     /// The steps grouped into at most ``maximumColumns`` columns, each within one command.
     private static func columns(_ steps: [WalkTimeline.Step]) -> [Column] {
         guard !steps.isEmpty else { return [] }
-        let perColumn = (steps.count + maximumColumns - 1) / maximumColumns
+        let perColumn = stepsPerColumn(steps.count)
         var columns: [Column] = []
         var start = 0
         while start < steps.count {
@@ -188,6 +188,11 @@ public struct WalkTimelineSVG: Sendable {
             start = end
         }
         return columns
+    }
+
+    /// How many steps share a column (fewer where a command begins).
+    private static func stepsPerColumn(_ steps: Int) -> Int {
+        max((steps + maximumColumns - 1) / maximumColumns, 1)
     }
 
     /// `windows` as the fewest ranges that cover them, in order; at most 8 (then their span): a column
@@ -227,7 +232,7 @@ public struct WalkTimelineSVG: Sendable {
         guard column.steps.count == 1 else {
             return "steps \(column.steps.lowerBound + 1)–\(column.steps.upperBound) at \(when): windows \(column.window.lowerBound)..<\(column.window.upperBound), selection \(column.selection.lowerBound)..<\(column.selection.upperBound) of \(column.length)"
         }
-        let edits = last.edits.isEmpty ? "" : ", after \(last.edits.prefix(3).map { Self.short($0.description) }.joined(separator: ", "))\(last.edits.count > 3 ? " and \(last.edits.count - 3) more" : "")"
+        let edits = last.edits.isEmpty ? "" : ", after \(last.edits.prefix(3).map { Self.short($0.description) }.joined(separator: ", "))\(last.editCount > 3 ? " and \(last.editCount - 3) more" : "")"
         let what = last.kind == .start ? "start (snapshot #\(last.sequence))" : "snapshot #\(last.sequence)"
         return "step \(column.steps.lowerBound + 1), \(what) at \(when)\(edits): selection \(last.selection.lowerBound)..<\(last.selection.upperBound), "
             + "windows \(last.before) before and \(last.after) after, document \(last.length)"

@@ -32,14 +32,18 @@ public struct WalkTimeline: Sendable, Equatable {
         public let after: Int
         /// The document's length in Characters.
         public let length: Int
-        /// The edits the host applied (or skipped) for this snapshot, in order.
+        /// The first edits the host applied (or skipped) for this snapshot, in order: at most
+        /// ``WalkTimeline/editsKept``; ``editCount`` counts them all.
         public let edits: [TextOperation]
+        public let editCount: Int
         /// The index in ``WalkTimeline/segments`` of the command under way (the latest sent and not yet
         /// answered), if any.
         public let segment: Int?
 
         /// The part of the document the extension could read from this snapshot: the windows and the
-        /// selection between them.
+        /// selection between them, placed about the selection. (A platform that keeps its old windows
+        /// after quick moves, as iOS does, shows text from before them: then it is their size, not
+        /// their place.)
         public var window: Range<Int> {
             max(selection.lowerBound - before, 0)..<min(selection.upperBound + after, max(length, selection.upperBound))
         }
@@ -71,11 +75,15 @@ public struct WalkTimeline: Sendable, Equatable {
     /// Steps not kept because ``maximumSteps`` had been reached.
     public private(set) var droppedSteps = 0
     /// The most steps a timeline keeps: a walk of a large document through one-Character windows has
-    /// millions of trips, and a picture of the first million says what the rest would.
-    public static let maximumSteps = 1 << 20
+    /// millions of trips, and a picture of the first quarter million says what the rest would.
+    /// (A step costs about 200 bytes: a quarter of a million of them is about 50 MB.)
+    public static let maximumSteps = 1 << 18
+    /// The edits a step keeps: a walk posts one or two a trip; a flood is counted, not kept.
+    public static let editsKept = 8
 
     /// Edits applied since the last snapshot, and when the first was posted.
     private var pendingEdits: [TextOperation] = []
+    private var pendingEditCount = 0
     private var firstPosted: Duration?
     /// Segments sent and not answered, oldest first.
     private var open: [Int] = []
@@ -89,7 +97,8 @@ public struct WalkTimeline: Sendable, Equatable {
 
     /// The host applied (or skipped) `operation`; the next snapshot answers it.
     mutating func applied(_ operation: TextOperation) {
-        pendingEdits.append(operation)
+        if pendingEdits.count < Self.editsKept { pendingEdits.append(operation) }
+        pendingEditCount += 1
     }
 
     /// The host pushed a snapshot of `field` showing these windows.
@@ -97,9 +106,10 @@ public struct WalkTimeline: Sendable, Equatable {
         append(Step(
             kind: .snapshot, time: time, posted: pendingEdits.isEmpty ? nil : firstPosted, sequence: sequence,
             selection: selection, before: before.count, after: after.count, length: length, edits: pendingEdits,
-            segment: open.last
+            editCount: pendingEditCount, segment: open.last
         ))
         pendingEdits.removeAll()
+        pendingEditCount = 0
         firstPosted = nil
     }
 
@@ -109,7 +119,7 @@ public struct WalkTimeline: Sendable, Equatable {
         open.append(segments.count - 1)
         append(Step(
             kind: .start, time: time, posted: nil, sequence: sequence, selection: selection, before: before.count,
-            after: after.count, length: length, edits: [], segment: open.last
+            after: after.count, length: length, edits: [], editCount: 0, segment: open.last
         ))
     }
 
