@@ -109,6 +109,33 @@ struct TimelineCommandTests {
         #expect(drawn.json["document"] as? String == "")
     }
 
+    /// Extensions that misbehave are drawn as the host saw them, and the picture is still written: one
+    /// that miscounts its trips (the host's count stands, the extension's beside it), one that never
+    /// answers (timed out on the host's clock), one that crashes before the walk.
+    @Test func aMisbehavingWalkIsDrawnAsTheHostSawIt() throws {
+        let kbhost = try BuildProducts.kbhost()
+        let picture = folder.appendingPathComponent("hostile.svg").path
+        let drawn = { (path: String, arguments: [String]) throws -> (Command.Result, RenderedTimeline) in
+            let result = try Command.run(kbhost, ["run", path, "--allow-unlicensed", "--action", "read-full-document", "--timeline", picture] + arguments)
+            return (result, try RenderedTimeline.read(try String(contentsOfFile: picture, encoding: .utf8)))
+        }
+
+        let (counted, miscounted) = try drawn(try CFixture.build("timeline-contract", defines: ["FIXTURE_CONTRACT"]), ["--text", "abcdef", "--cursor", "0"])
+        #expect(counted.status == 0, "\(counted.standardError)")
+        #expect(miscounted.columns(of: 0).map(\.selection.lowerBound) == [0, 1, 2, 3, 4, 5, 6])
+        #expect(miscounted.captions.first?.hasPrefix("1. read-full-document: 6 round trips (the extension counted 1), 0 s on the host's clock, succeeded") == true,
+                "\(miscounted.captions)")
+
+        let (silent, unanswered) = try drawn(try CFixture.build("timeline-silent", defines: ["FIXTURE_SILENT"]), [])
+        #expect(silent.status == 1)
+        #expect(unanswered.captions.first?.hasPrefix("1. read-full-document: 0 round trips, 120 s on the host's clock, failed") == true,
+                "\(unanswered.captions)")
+
+        let (crashed, ended) = try drawn(try CFixture.build("timeline-segv", defines: ["FIXTURE_FAULT_SEGV"]), ["--type", "b"])
+        #expect(crashed.status == 70)
+        #expect(ended.captions.first?.hasPrefix("1. read-full-document: 0 round trips, 0 s on the host's clock, failed") == true, "\(ended.captions)")
+    }
+
     /// A timeline needs a walk to draw, and a place to be written; each refusal is one line, before
     /// anything runs.
     @Test func refusalsAreOneLine() throws {

@@ -47,7 +47,10 @@ final class HostCommandQueue {
         let sent = SentCommand(command: command, request: nextRequest)
         nextRequest += 1
         guard deliverable else {
-            deliver(CommandResult(command: command, failure: .hidden), for: sent.request)
+            // Answered, as every command is, through onFinished: the session's log and timeline see it.
+            let result = CommandResult(command: command, failure: .hidden)
+            onFinished?(result)
+            deliver(result, for: sent.request)
             return sent
         }
         pending[sent.request] = PendingCommand(command: command, lastHeard: scheduler.now)
