@@ -107,6 +107,20 @@ struct UndoTests {
         await narrow.settle()
     }
 
+    /// A window wider than the history keeps (an `unlimited` policy on a long document): the history
+    /// keeps the end of it, and a touch's edits are still undone exactly.
+    @Test(arguments: Isolation.allCases)
+    func aWideWindowIsUndoneFromItsEnd(_ isolation: Isolation) async throws {
+        let document = String(repeating: "word 👍🏽 ", count: 4000)  // 32,000 Characters, 64 KiB
+        let host = try host(isolation, document: document, policy: .unlimited)
+        try await host.type("{delete}{delete}hi")
+        #expect(host.document == String(document.dropLast(2)) + "hi")
+        for _ in 0..<4 { #expect(try await undo(host)) }
+        #expect(host.document == document)
+        host.hide()
+        await host.settle()
+    }
+
     /// Under Android a delete takes a UTF-16 unit: undoing an inserted emoji takes all of its units,
     /// and a delete that took part of one is not undone.
     @Test(arguments: Isolation.allCases)
