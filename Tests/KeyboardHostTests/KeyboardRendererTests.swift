@@ -23,6 +23,21 @@ struct KeyboardRendererTests {
         #expect(lines.allSatisfy { DisplayWidth.columns(of: $0) == 30 })
     }
 
+    /// The terminal draws KeyboardGeometry's frames, a column a point: the margins are blank, and the
+    /// row below a key that spans two rows leaves its place blank, its keys under the ones beside it.
+    @Test func marginsAndARowSpanningKeyAreDrawnAsThePictureHasThem() {
+        let page = SubKeyboard(mode: .numbers, rows: [
+            [Key(code: .done, label: "OK", height: 2), .input("1"), .input("2")],
+            [.input("4"), .input("5")],
+        ], margins: Margins(left: .fraction(0.1), right: .fraction(0.1)))
+        let lines = KeyboardRenderer(width: 41, colors: false).lines(layout: KeyboardLayout(subKeyboards: [page]), state: KeyboardState(subKeyboard: 0), highlighted: nil)
+        // 40 columns, 4 of margin each side; OK, 1 and 2 take 10⅔ each: 4–14⅔, 14⅔–25⅓, 25⅓–36.
+        #expect(lines == [
+            "    [   OK    ][   1    ][    2    ]",
+            "               [   4    ][    5    ]",
+        ])
+    }
+
     @Test func shiftShowsOnTheLabelsAndTheLastKeyIsHighlighted() {
         let lines = KeyboardRenderer(width: 31, colors: false).lines(
             layout: layout, state: KeyboardState(subKeyboard: 0, shift: .on),

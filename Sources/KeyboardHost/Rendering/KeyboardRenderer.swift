@@ -19,37 +19,33 @@ public struct KeyboardRenderer: Sendable {
 
     private var drawsColors: Bool { colors && appearance.theme != .plain }
 
-    /// The lines for sub-keyboard `state.subKeyboard` of `layout`.
+    /// The lines for sub-keyboard `state.subKeyboard` of `layout`: a line per row.
+    ///
+    /// A column is a point of ``KeyboardGeometry``'s frames (the ones `kbhost render` draws and a touch
+    /// is resolved by) for a keyboard as wide as the terminal: weights, paddings, gaps and margins as
+    /// the picture has them, and a blank where a key from the row above reaches down. A key keeps at
+    /// least 3 columns, so on a narrow terminal a row may run past its width rather than lose a label.
     public func lines(layout: KeyboardLayout, state: KeyboardState, highlighted: KeyPosition?) -> [String] {
         guard layout.subKeyboards.indices.contains(state.subKeyboard) else { return [] }
-        let keyboard = layout.subKeyboards[state.subKeyboard]
-        return keyboard.rows.enumerated().map { row, keys in
-            line(keys, row: row, subKeyboard: state.subKeyboard, gap: keyboard.horizontalGap, shift: state.shift, highlighted: highlighted)
-        }
+        let rows = layout.subKeyboards[state.subKeyboard].rows
+        let columns = max(width - 1, (rows.map(\.count).max() ?? 0) * 3)
+        let geometry = KeyboardGeometry(layout: layout, page: state.subKeyboard, width: Double(columns))
+        var placed = Array(repeating: [KeyboardGeometry.PlacedKey](), count: rows.count)
+        for key in geometry.keys { placed[key.position.row].append(key) }
+        return placed.map { line($0, shift: state.shift, highlighted: highlighted) }
     }
 
-    /// A row across the width: each key's left padding as blank columns, then its cell, with the
-    /// sub-keyboard's gap between keys; all in proportion to the units they take.
-    private func line(_ keys: [Key], row: Int, subKeyboard: Int, gap: Double, shift: ShiftState, highlighted: KeyPosition?) -> String {
-        let available = max(width - 1, keys.count * 3)
-        let units = keys.reduce(0) { $0 + max($1.leftPadding, 0) + max($1.width, 0.1) } + gap * Double(max(keys.count - 1, 0))
-        let columnsPerUnit = Double(available) / max(units, 0.1)
+    /// A row: each key's cell from its frame's left edge to its right, rounded to columns, blanks
+    /// between (paddings, gaps, what a key from above takes).
+    private func line(_ keys: [KeyboardGeometry.PlacedKey], shift: ShiftState, highlighted: KeyPosition?) -> String {
         var line = ""
-        var used = 0.0
         var drawn = 0
-        // Cumulative rounding: the row always adds up to the same width.
-        func take(_ units: Double, minimum: Int) -> Int {
-            used += units * columnsPerUnit
-            let columns = max(Int(used.rounded()) - drawn, minimum)
-            drawn += columns
-            return columns
-        }
-        for (column, key) in keys.enumerated() {
-            let blank = take(max(key.leftPadding, 0) + (column > 0 ? gap : 0), minimum: 0)
-            line += String(repeating: " ", count: blank)
-            let cell = take(max(key.width, 0.1), minimum: 3)
-            let position = KeyPosition(subKeyboard: subKeyboard, row: row, column: column)
-            line += self.cell(label(key, shift: shift), width: cell, code: key.code, lit: position == highlighted)
+        for placed in keys.sorted(by: { $0.frame.x < $1.frame.x }) {
+            let start = max(Int(placed.frame.x.rounded()), drawn)
+            line += String(repeating: " ", count: start - drawn)
+            let end = max(Int(placed.frame.maxX.rounded()), start + 3)
+            line += cell(label(placed.key, shift: shift), width: end - start, code: placed.key.code, lit: placed.position == highlighted)
+            drawn = end
         }
         return line
     }

@@ -1,6 +1,6 @@
 /// Where each key of one sub-keyboard sits, in points, for a keyboard of a given width: the one
 /// computation of a layout's geometry. Pictures of a layout (`kbhost render`, the test host's SVG)
-/// draw these frames, and a touch at a point is resolved to a key by them (``position(at:)``), so what
+/// and the REPL's terminal drawing (a column a point) draw these frames, and a touch at a point is resolved to a key by them (``position(at:)``), so what
 /// is drawn is what is tapped.
 ///
 /// The rules, in the layout's own terms:
