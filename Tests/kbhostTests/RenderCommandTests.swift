@@ -40,6 +40,23 @@ struct RenderCommandTests {
         #expect(result.standardOutput.contains("èéêë"))  // e's callouts, in its corner
     }
 
+    /// A bundle is drawn as the host would show it: with the layout file it carries, laid over the
+    /// extension's own.
+    @Test func aBundleIsDrawnWithItsLayout() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("render-bundle-\(UUID())")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let layout = folder.appendingPathComponent("pad.json")
+        try Data(#"{"subKeyboards": [{"mode": "numbers", "rows": [[{"code": "input", "label": "1"}, {"code": "input", "label": "2", "width": 3}]]}]}"#.utf8).write(to: layout)
+        let bundled = try kbhost(["bundle", try BuildProducts.sample("HelloKeyboard"), "--layout", layout.path, "--out", folder.path])
+        #expect(bundled.status == 0, "\(bundled.standardError)")
+        let result = try kbhost(["render", folder.appendingPathComponent("dev.kbhost.samples.hello.kbx").path, "--width", "400"])
+        #expect(result.status == 0, "\(result.standardError)")
+        let keys = try RenderedKeys.read(result.standardOutput).keys
+        #expect(keys.map(\.label) == ["1", "2"])
+        #expect(keys.map(\.width) == [100, 300])  // weights 1 and 3 across 400 points
+    }
+
     /// A secure pad shuffled for one appearance: the same frames, the digits in other places.
     @Test func aShuffledPadKeepsItsGeometry() throws {
         let plain = try RenderedKeys.read(try kbhost(["render", "--layout", "numericPad"]).standardOutput).keys
