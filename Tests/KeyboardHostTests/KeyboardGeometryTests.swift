@@ -97,6 +97,28 @@ struct KeyboardGeometryTests {
         #expect(pad.position(at: (one.maxX + two.x) / 2, one.midY) == nil)  // the gap between 1 and 2
     }
 
+    /// A layout with absurd numbers (each within what a layout file allows: weights, gaps and margins
+    /// of 1e300 and 1e-300, a key 1e300 rows high) still has a geometry: every frame finite and
+    /// inside the keyboard, a height finite, and a picture that parses.
+    @Test func absurdNumbersStillMakeAGeometry() throws {
+        let page = SubKeyboard(mode: .letters, rows: [
+            [Key(code: .input, label: "a", width: 1e300, height: 1e300, leftPadding: 1e300), Key(code: .input, label: "b", width: 1e-300)],
+            [.input("c")],
+        ], margins: Margins(left: .absolute(1e300), top: .fraction(0.49)), horizontalGap: 1e300, verticalGap: 1e300)
+        let layout = KeyboardLayout(subKeyboards: [page])
+        for width in [390.0, 1e-6, 100_000] {
+            let geometry = KeyboardGeometry(layout: layout, page: 0, width: width)
+            #expect(geometry.keys.count == 3 && geometry.height.isFinite)
+            for placed in geometry.keys {
+                let frame = placed.frame
+                #expect([frame.x, frame.y, frame.width, frame.height].allSatisfy { $0.isFinite }, "\(placed)")
+                #expect(frame.x >= -1e-9 && frame.maxX <= width * (1 + 1e-9), "\(placed)")
+            }
+            let drawn = try RenderedKeys.read(KeyboardSVG(width: width).svg(layout))
+            #expect(drawn.keys.count == 3)
+        }
+    }
+
     /// A label is text, never markup: special characters are escaped and control characters replaced,
     /// so the picture always parses; the label reads back as it was.
     @Test func labelsAreEscaped() throws {

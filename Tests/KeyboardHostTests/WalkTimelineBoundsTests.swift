@@ -23,3 +23,20 @@ struct WalkTimelineBoundsTests {
         #expect(svg.contains("(the extension counted 7)"))
     }
 }
+
+/// What a step keeps of an edit's text: its first Characters, however large the text (a keyboard
+/// that inserts a whole document must not have the timeline keep it).
+@Suite("Walk timeline: edits kept")
+struct WalkTimelineEditTests {
+    @Test func anInsertedTextIsKeptToItsFirstCharacters() {
+        let huge = String(repeating: "👨‍👩‍👧e\u{301}", count: 100_000)
+        var timeline = WalkTimeline()
+        timeline.applied(.insertText(huge))
+        timeline.applied(.setMarkedText(huge, selectedRange: 0..<3))
+        timeline.applied(.insertText("short"))
+        timeline.pushed(sequence: 1, at: .zero, selection: 0..<0, before: "", after: "", length: 0)
+        let kept = String(huge.prefix(WalkTimeline.textKept)) + "…"
+        #expect(timeline.steps.first?.edits == [.insertText(kept), .setMarkedText(kept, selectedRange: 0..<3), .insertText("short")])
+        #expect(kept.count == WalkTimeline.textKept + 1)
+    }
+}

@@ -21,14 +21,19 @@ public final class RenderedKeys: NSObject, XMLParserDelegate {
     private var inLabel = false
 
     public static func read(_ svg: String) throws -> RenderedKeys {
-        let reader = RenderedKeys()
+        try parse(svg, into: RenderedKeys())
+    }
+
+    public struct ParseFailure: Error, CustomStringConvertible { public let description: String }
+
+    /// Runs an XML parser over `svg` with `reader` as its delegate, as a browser would read the
+    /// picture; a picture that is not well-formed XML throws.
+    static func parse<Reader: XMLParserDelegate>(_ svg: String, into reader: Reader) throws -> Reader {
         let parser = XMLParser(data: Data(svg.utf8))
         parser.delegate = reader
         guard parser.parse() else { throw ParseFailure(description: parser.parserError.map { "\($0)" } ?? "unknown") }
         return reader
     }
-
-    public struct ParseFailure: Error, CustomStringConvertible { public let description: String }
 
     public func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         let number = { (key: String) in Double(attributes[key] ?? "") ?? .nan }

@@ -22,11 +22,7 @@ public final class RenderedTimeline: NSObject, XMLParserDelegate {
     private var inCaption = false
 
     public static func read(_ svg: String) throws -> RenderedTimeline {
-        let reader = RenderedTimeline()
-        let parser = XMLParser(data: Data(svg.utf8))
-        parser.delegate = reader
-        guard parser.parse() else { throw RenderedKeys.ParseFailure(description: parser.parserError.map { "\($0)" } ?? "unknown") }
-        return reader
+        try RenderedKeys.parse(svg, into: RenderedTimeline())
     }
 
     /// The columns of the command at `segment` (its index, in the order sent).

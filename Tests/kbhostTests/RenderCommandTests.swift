@@ -43,9 +43,7 @@ struct RenderCommandTests {
     /// A bundle is drawn as the host would show it: with the layout file it carries, laid over the
     /// extension's own.
     @Test func aBundleIsDrawnWithItsLayout() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("render-bundle-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("render-bundle")
         let layout = folder.appendingPathComponent("pad.json")
         try Data(#"{"subKeyboards": [{"mode": "numbers", "rows": [[{"code": "input", "label": "1"}, {"code": "input", "label": "2", "width": 3}]]}]}"#.utf8).write(to: layout)
         let bundled = try kbhost(["bundle", try BuildProducts.sample("HelloKeyboard"), "--layout", layout.path, "--out", folder.path])
@@ -73,9 +71,7 @@ struct RenderCommandTests {
 
     /// Each refusal is one line; a bad layout file gets exactly the error the host gives it in a run.
     @Test func refusalsAreOneLine() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("render-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("render")
         let bad = folder.appendingPathComponent("bad.json").path
         try Data(#"{"subKeyboards": [{"mode": "letters", "rows": [[{"code": "input", "label": "a", "height": 0}]]}]}"#.utf8).write(to: URL(fileURLWithPath: bad))
         let rendered = try kbhost(["render", "--layout", bad])
@@ -88,6 +84,9 @@ struct RenderCommandTests {
         #expect(width.status == 64 && width.standardError.hasPrefix("kbhost: error: --width must be above 0"))
         let nothing = try kbhost(["render"])
         #expect(nothing.status == 64 && nothing.standardError.hasPrefix("kbhost: error: give an extension to draw, or --layout"))
+        let nowhere = folder.appendingPathComponent("missing/q.svg").path
+        let unwritable = try kbhost(["render", "--layout", "qwerty", "--output", nowhere])
+        #expect(unwritable.status == 64 && unwritable.standardError.hasPrefix("kbhost: error: --output '\(nowhere)': its folder "))
         let output = folder.appendingPathComponent("q.svg").path
         #expect(try kbhost(["render", "--layout", "qwerty", "--output", output]).status == 0)
         #expect(try RenderedKeys.read(String(contentsOfFile: output, encoding: .utf8)).keys.count == 94)
@@ -98,9 +97,7 @@ struct RenderCommandTests {
     @Test func theReadmePicturesAreCurrent() throws {
         let images = BuildProducts.packageRoot.appendingPathComponent("docs/images")
         let list = try String(contentsOf: images.appendingPathComponent("pictures.tsv"), encoding: .utf8)
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("pictures-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let folder = try TemporaryFolder("pictures")
         let lines = list.split(separator: "\n").map { $0.split(separator: "\t").map(String.init) }
         #expect(lines.map(\.first) == ["qwerty-sample.svg", "read-walk-ios.svg"])
         for line in lines {

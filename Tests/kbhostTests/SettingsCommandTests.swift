@@ -6,11 +6,10 @@ import TestSupport
 /// `--layout` and `--set` — reaches the extension, a built `.so`, and changes what it does.
 @Suite("kbhost: settings for extensions")
 struct SettingsCommandTests {
-    private let folder: URL
+    private let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("kbhost-settings-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("settings")
     }
 
     private func kbhost(_ arguments: [String], input: String? = nil) throws -> Command.Result {

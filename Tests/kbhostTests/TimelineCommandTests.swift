@@ -6,11 +6,10 @@ import TestSupport
 /// picture — where the caret went, what the windows showed, when each snapshot came.
 @Suite("kbhost run --timeline")
 struct TimelineCommandTests {
-    private let folder: URL
+    private let folder: TemporaryFolder
 
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("timeline-\(UUID())")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        folder = try TemporaryFolder("timeline")
     }
 
     /// A document of sentences with Characters of several scalars and UTF-16 pairs in them, and its
@@ -147,5 +146,9 @@ struct TimelineCommandTests {
         let missing = try Command.run(kbhost, ["run", sample, "--type", "hi", "--action", "read-full-document", "--timeline", nowhere])
         #expect(missing.status == 64 && missing.standardOutput.isEmpty)
         #expect(missing.standardError == "kbhost: error: --timeline '\(nowhere)': its folder '\(folder.appendingPathComponent("missing").path)' does not exist; create it or give another path\n")
+        // A folder for a file: refused before the walk, not after it with its result unprinted.
+        let aFolder = try Command.run(kbhost, ["run", sample, "--action", "read-full-document", "--timeline", folder.path])
+        #expect(aFolder.status == 64 && aFolder.standardOutput.isEmpty)
+        #expect(aFolder.standardError == "kbhost: error: --timeline '\(folder.path)': it is a folder; give a file's path\n")
     }
 }

@@ -35,8 +35,7 @@ public struct WalkTimelineSVG: Sendable {
     /// A column: the steps `steps` of the timeline drawn as one.
     private struct Column {
         let steps: Range<Int>
-        /// The span of its steps' windows, and the windows merged where they overlap or touch.
-        let window: Range<Int>
+        /// Its steps' windows, merged where they overlap or touch, in order.
         let windows: [Range<Int>]
         let selection: Range<Int>
         let length: Int
@@ -46,6 +45,9 @@ public struct WalkTimelineSVG: Sendable {
         /// When the step before the column's last was pushed.
         let previous: Duration
         let segment: Int?
+
+        /// The span of its windows.
+        var window: Range<Int> { windows.first!.lowerBound..<windows.map(\.upperBound).max()! }
     }
 
     public func svg(_ timeline: WalkTimeline) -> String {
@@ -119,22 +121,21 @@ public struct WalkTimelineSVG: Sendable {
                 + "data-window-start=\"\(column.window.lowerBound)\" data-window-end=\"\(column.window.upperBound)\" "
                 + "data-length=\"\(column.length)\"\(column.segment.map { " data-segment=\"\($0)\"" } ?? "")>\n"
             out += "    <title>\(SVGText.escaped(tooltip(column, last: last, origin: origin)))</title>\n"
-            out += "    <rect class=\"document\" x=\"\(n(x))\" y=\"\(n(y(0)))\" width=\"\(n(drawnWidth))\" height=\"\(n(y(column.length) - y(0)))\" fill=\"#d3d7de\"/>\n"
+            out += rect(.document, x, y(0), drawnWidth, y(column.length) - y(0))
             for window in column.windows {
                 // A window too small to see at this scale is drawn 3 points tall about its middle.
                 let windowTop = y(window.lowerBound), windowBottom = y(window.upperBound)
                 let windowHeight = max(windowBottom - windowTop, 3)
-                out += "    <rect class=\"window\" x=\"\(n(x))\" y=\"\(n((windowTop + windowBottom - windowHeight) / 2))\" width=\"\(n(drawnWidth))\" height=\"\(n(windowHeight))\" fill=\"#5b9bf0\"/>\n"
+                out += rect(.window, x, (windowTop + windowBottom - windowHeight) / 2, drawnWidth, windowHeight)
             }
-            let selectionHeight = max(y(column.selection.upperBound) - y(column.selection.lowerBound), 1)
-            out += "    <rect class=\"selection\" x=\"\(n(x))\" y=\"\(n(y(column.selection.lowerBound) - (column.selection.isEmpty ? 0.5 : 0)))\" width=\"\(n(drawnWidth))\" height=\"\(n(selectionHeight))\" fill=\"#111\"/>\n"
-            // The step's time: the extension's part (orange), then the host's (grey).
-            if column.steps.count == 1, let posted = column.posted, posted >= column.previous {
-                out += "    <rect class=\"extension-time\" x=\"\(n(x))\" y=\"\(n(clockY(posted)))\" width=\"\(n(drawnWidth))\" height=\"\(n(clockY(column.previous) - clockY(posted)))\" fill=\"#f0a04b\"/>\n"
-                out += "    <rect class=\"host-time\" x=\"\(n(x))\" y=\"\(n(clockY(column.time)))\" width=\"\(n(drawnWidth))\" height=\"\(n(clockY(posted) - clockY(column.time)))\" fill=\"#9aa0a8\"/>\n"
-            } else {
-                out += "    <rect class=\"host-time\" x=\"\(n(x))\" y=\"\(n(clockY(column.time)))\" width=\"\(n(drawnWidth))\" height=\"\(n(clockY(column.previous) - clockY(column.time)))\" fill=\"#9aa0a8\"/>\n"
-            }
+            let selectionTop = y(column.selection.lowerBound) - (column.selection.isEmpty ? 0.5 : 0)
+            out += rect(.selection, x, selectionTop, drawnWidth, max(y(column.selection.upperBound) - y(column.selection.lowerBound), 1))
+            // The step's time: the extension's part, from the snapshot before to its post, then the
+            // host's, from the post to this snapshot.
+            let posted = column.steps.count == 1 ? column.posted.flatMap { $0 >= column.previous ? $0 : nil } : nil
+            if let posted { out += rect(.extensionTime, x, clockY(posted), drawnWidth, clockY(column.previous) - clockY(posted)) }
+            let hostFrom = posted ?? column.previous
+            out += rect(.hostTime, x, clockY(column.time), drawnWidth, clockY(hostFrom) - clockY(column.time))
             out += "  </g>\n"
             clockPoints.append("\(n(x + drawnWidth / 2)),\(n(clockY(column.time)))")
         }
@@ -156,11 +157,10 @@ public struct WalkTimelineSVG: Sendable {
             + "\(perColumn > 1 ? " (\(perColumn) steps a column)" : "")</text>\n"
         var legendX = Self.left
         let legendY = axisY + 20
-        for (name, color) in [("document", "#d3d7de"), ("what the windows showed", "#5b9bf0"), ("selection", "#111"),
-                              ("extension's time", "#f0a04b"), ("host's time (latency)", "#9aa0a8")] {
-            out += "  <rect x=\"\(n(legendX))\" y=\"\(n(legendY - 9))\" width=\"10\" height=\"10\" fill=\"\(color)\"/>\n"
-            out += "  <text x=\"\(n(legendX + 14))\" y=\"\(n(legendY))\">\(name)</text>\n"
-            legendX += 14 + Double(name.count) * 6.5 + 16
+        for part in Part.allCases {
+            out += rect(part, legendX, legendY - 9, 10, 10, legend: true)
+            out += "  <text x=\"\(n(legendX + 14))\" y=\"\(n(legendY))\">\(part.name)</text>\n"
+            legendX += 14 + Double(part.name.count) * 6.5 + 16
         }
         return out + "</svg>\n"
     }
@@ -180,7 +180,6 @@ public struct WalkTimelineSVG: Sendable {
             let group = steps[start..<end], last = steps[end - 1]
             columns.append(Column(
                 steps: start..<end,
-                window: group.map(\.window.lowerBound).min()!..<group.map(\.window.upperBound).max()!,
                 windows: merged(group.map(\.window)),
                 selection: last.selection, length: last.length, time: last.time, posted: last.posted,
                 previous: start > 0 ? steps[start - 1].time : last.time, segment: last.segment
@@ -232,15 +231,42 @@ public struct WalkTimelineSVG: Sendable {
         guard column.steps.count == 1 else {
             return "steps \(column.steps.lowerBound + 1)–\(column.steps.upperBound) at \(when): windows \(column.window.lowerBound)..<\(column.window.upperBound), selection \(column.selection.lowerBound)..<\(column.selection.upperBound) of \(column.length)"
         }
-        let edits = last.edits.isEmpty ? "" : ", after \(last.edits.prefix(3).map { Self.short($0.description) }.joined(separator: ", "))\(last.editCount > 3 ? " and \(last.editCount - 3) more" : "")"
+        let edits = last.edits.isEmpty ? "" : ", after \(last.edits.prefix(3).map(\.description).joined(separator: ", "))\(last.editCount > 3 ? " and \(last.editCount - 3) more" : "")"
         let what = last.kind == .start ? "start (snapshot #\(last.sequence))" : "snapshot #\(last.sequence)"
         return "step \(column.steps.lowerBound + 1), \(what) at \(when)\(edits): selection \(last.selection.lowerBound)..<\(last.selection.upperBound), "
             + "windows \(last.before) before and \(last.after) after, document \(last.length)"
     }
 
-    /// An edit's description cut to 40 Characters: an inserted text may be a whole document.
-    private static func short(_ text: String) -> String {
-        text.count <= 40 ? text : text.prefix(39) + "…"
+    /// What the picture draws in colour, each with its class (for scripts), colour and legend.
+    private enum Part: String, CaseIterable {
+        case document, window, selection
+        case extensionTime = "extension-time"
+        case hostTime = "host-time"
+
+        var color: String {
+            switch self {
+            case .document: "#d3d7de"
+            case .window: "#5b9bf0"
+            case .selection: "#111"
+            case .extensionTime: "#f0a04b"
+            case .hostTime: "#9aa0a8"
+            }
+        }
+
+        var name: String {
+            switch self {
+            case .document: "document"
+            case .window: "what the windows showed"
+            case .selection: "selection"
+            case .extensionTime: "extension's time"
+            case .hostTime: "host's time (latency)"
+            }
+        }
+    }
+
+    /// A rectangle of `part`: in a column, of its class; in the legend, of class `legend`.
+    private func rect(_ part: Part, _ x: Double, _ y: Double, _ width: Double, _ height: Double, legend: Bool = false) -> String {
+        "\(legend ? "  " : "    ")<rect class=\"\(legend ? "legend" : part.rawValue)\" x=\"\(n(x))\" y=\"\(n(y))\" width=\"\(n(width))\" height=\"\(n(height))\" fill=\"\(part.color)\"/>\n"
     }
 
     private static let segmentColors = ["#2f6fd0", "#c2410c", "#15803d", "#7e22ce"]

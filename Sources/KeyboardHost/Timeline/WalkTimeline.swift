@@ -33,7 +33,8 @@ public struct WalkTimeline: Sendable, Equatable {
         /// The document's length in Characters.
         public let length: Int
         /// The first edits the host applied (or skipped) for this snapshot, in order: at most
-        /// ``WalkTimeline/editsKept``; ``editCount`` counts them all.
+        /// ``WalkTimeline/editsKept``, an inserted or marked text cut to its first
+        /// ``WalkTimeline/textKept`` Characters and an ellipsis; ``editCount`` counts them all.
         public let edits: [TextOperation]
         public let editCount: Int
         /// The index in ``WalkTimeline/segments`` of the command under way (the latest sent and not yet
@@ -81,6 +82,9 @@ public struct WalkTimeline: Sendable, Equatable {
     public static let maximumSteps = 1 << 17
     /// The edits a step keeps: a walk posts one or two a trip; a flood is counted, not kept.
     public static let editsKept = 8
+    /// The Characters a kept edit keeps of its text: a timeline says what an edit did, and must not
+    /// hold on to every document a keyboard inserted.
+    public static let textKept = 40
 
     /// Edits applied since the last snapshot, and when the first was posted.
     private var pendingEdits: [TextOperation] = []
@@ -98,7 +102,7 @@ public struct WalkTimeline: Sendable, Equatable {
 
     /// The host applied (or skipped) `operation`; the next snapshot answers it.
     mutating func applied(_ operation: TextOperation) {
-        if pendingEdits.count < Self.editsKept { pendingEdits.append(operation) }
+        if pendingEdits.count < Self.editsKept { pendingEdits.append(Self.abridged(operation)) }
         pendingEditCount += 1
     }
 
@@ -132,6 +136,19 @@ public struct WalkTimeline: Sendable, Equatable {
         segments[index].succeeded = succeeded
         segments[index].reportedRoundTrips = roundTrips
         segments[index].endStep = steps.count
+    }
+
+    /// `operation` with its text cut to ``textKept`` Characters (walking no further into it).
+    static func abridged(_ operation: TextOperation) -> TextOperation {
+        func cut(_ text: String) -> String {
+            let head = text.prefix(textKept)
+            return head.endIndex == text.endIndex ? text : head + "…"
+        }
+        switch operation {
+        case .insertText(let text): return .insertText(cut(text))
+        case .setMarkedText(let text, let range): return .setMarkedText(cut(text), selectedRange: range)
+        default: return operation
+        }
     }
 
     private mutating func append(_ step: Step) {

@@ -86,7 +86,7 @@ public indirect enum KeyStroke: Hashable, Sendable, CustomStringConvertible {
             } catch .tooLong {
                 throw .badGesture(name, place: place, problem: "'\(amount)' is too long: \(DurationText.Problem.tooLong)")
             } catch {
-                throw .badGesture(name, place: place, problem: "'\(amount)' is not a duration above 0 (write 2s, 1.5s or 500ms)")
+                duration = .zero  // no unit, or negative: refused below, as zero is
             }
             guard duration > .zero else {
                 throw .badGesture(name, place: place, problem: "'\(amount)' is not a duration above 0 (write 2s, 1.5s or 500ms)")

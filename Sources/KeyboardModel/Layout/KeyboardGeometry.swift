@@ -1,7 +1,7 @@
 /// Where each key of one sub-keyboard sits, in points, for a keyboard of a given width: the one
 /// computation of a layout's geometry. Pictures of a layout (`kbhost render`, the test host's SVG)
-/// and the REPL's terminal drawing (a column a point) draw these frames, and a touch at a point is resolved to a key by them (``position(at:)``), so what
-/// is drawn is what is tapped.
+/// and the REPL's terminal drawing (a column a point) draw these frames, and a touch at a point is
+/// resolved to a key by them (``position(at:_:)``), so what is drawn is what is tapped.
 ///
 /// The rules, in the layout's own terms:
 /// - **Widths.** Each row fills the width between the margins: a key takes its `width` weight, a gap
@@ -147,11 +147,12 @@ public struct KeyboardGeometry: Hashable, Sendable {
         func layOut(_ keys: [Key], row r: Int, scale: Double) -> [PlacedKey] {
             var cursor = left
             var out: [PlacedKey] = []
+            let blocked = taken[r].sorted { $0.start < $1.start }
             for (c, key) in keys.enumerated() {
                 let keyWidth = Self.weight(key.width, minimum: 0.01) * scale
                 let padding = Self.weight(key.leftPadding, minimum: 0) * scale
                 var x = cursor + padding + (c > 0 ? gap * scale : 0)
-                for interval in taken[r].sorted(by: { $0.start < $1.start }) where interval.start < x + keyWidth - 1e-9 && interval.end > x - padding + 1e-9 {
+                for interval in blocked where interval.start < x + keyWidth - 1e-9 && interval.end > x - padding + 1e-9 {
                     x = interval.end + gap * scale + padding
                 }
                 let span = spans[r][c]

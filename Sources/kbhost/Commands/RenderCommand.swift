@@ -60,6 +60,7 @@ struct RenderCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
+        if let output { try OutputFile.check(output, option: "--output") }
         let setup = try host.setup()
         var (layout, appearance, title) = try await MainActor.run { () throws -> (KeyboardLayout, Appearance, String) in
             guard let path else {

@@ -122,7 +122,7 @@ struct RunCommand: AsyncParsableCommand {
 
     func run() async throws {
         let keys = try keysToType(), field = try startingField()
-        if let timeline { try OutputFile.checkFolder(of: timeline, option: "--timeline") }
+        if let timeline { try OutputFile.check(timeline, option: "--timeline") }
         Timings.mark("read")
         let setup = try host.setup(platform: sessionOptions.profile)
         setup.trace = try await MainActor.run { try sessionOptions.makeTrace() }

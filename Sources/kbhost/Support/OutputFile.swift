@@ -11,11 +11,14 @@ enum OutputFile {
         }
     }
 
-    /// Refuses, before any work, a path whose folder is not there: a run should not walk a document
-    /// only to find it cannot keep the picture.
-    static func checkFolder(of path: String, option: String) throws {
-        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
+    /// Refuses, before any work, a path that names a folder or whose folder is not there: a run
+    /// should not walk a document only to find it cannot keep the picture (and print nothing else).
+    static func check(_ path: String, option: String) throws {
         var isFolder: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+            throw fail("\(option) '\(path)': it is a folder; give a file's path", ExitStatus.badArguments)
+        }
+        let folder = URL(fileURLWithPath: path).deletingLastPathComponent().path
         guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
             throw fail("\(option) '\(path)': its folder '\(folder)' does not exist; create it or give another path", ExitStatus.badArguments)
         }
