@@ -285,10 +285,10 @@ struct ReplTests {
         try terminal.type("4")
         try terminal.waitFor("the numbers page") { $0.contains("· numbers ·") }
         try terminal.press("C-x", "i")
-        let screen = try terminal.waitFor("the inspector") { $0.contains("proxy inspector: ") }
+        let screen = try terminal.waitFor("the inspector above the field") { $0.contains("proxy inspector: ") && fieldRow($0).hasSuffix("› One. Two 34") }
         #expect(screen.contains("keyboard                   numbers (sub-keyboard 1), shift off"))
         #expect(screen.split(separator: "\n").allSatisfy { $0.count <= 80 })
-        #expect(screen.contains("Hello Keyboard › One. Two 34"))
+        #expect(fieldRow(screen) == "Hello Keyboard › One. Two 34")
     }
 
     /// A status row cut to the terminal's width says so with an ellipsis.

@@ -53,9 +53,15 @@ final class Screen {
         TerminalText.escaped(text)
     }
 
-    /// Prints `lines` above the field (into the scrollback); the caller draws again after.
+    /// Lines printed above the field, not yet written: they go out with the next drawing, in the
+    /// same write, so the terminal never shows them with the field and keyboard not yet drawn back
+    /// below (a flash to the user; a test that read the screen then saw no field, as CI once did).
+    private var above = ""
+
+    /// Prints `lines` above the field (into the scrollback); the caller draws again after, and the
+    /// lines are written with that drawing.
     func printAbove(_ lines: [String]) {
-        write(up(cursorRow) + "\r" + Self.clearBelow + lines.map { $0 + Self.clearLine }.joined(separator: "\r\n") + "\r\n")
+        above += up(cursorRow) + "\r" + Self.clearBelow + lines.map { $0 + Self.clearLine }.joined(separator: "\r\n") + "\r\n"
         cursorRow = 0
     }
 
@@ -86,6 +92,8 @@ final class Screen {
     private static let clearBelow = "\u{1B}[J"
 
     private func write(_ text: String) {
-        FileHandle.standardOutput.write(Data(text.utf8))
+        let frame = above + text
+        above = ""
+        FileHandle.standardOutput.write(Data(frame.utf8))
     }
 }
