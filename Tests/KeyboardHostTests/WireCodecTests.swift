@@ -179,7 +179,7 @@ struct WireCodecTests {
         // The child writes on a thread of its own, as a child process would: a task would need a
         // thread of the cooperative pool, which this test (blocked in poll) and others may all be
         // holding — under AddressSanitizer on 2 cores the writer never started, and poll gave up.
-        nonisolated(unsafe) let writer = child
+        let writer = child
         let written = Locked<Bool?>(nil)
         let finished = DispatchSemaphore(value: 0)
         Thread {

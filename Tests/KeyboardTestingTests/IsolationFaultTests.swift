@@ -99,7 +99,7 @@ struct IsolationFaultTests {
     }
 
     @Test func aChildKilledFromOutsideIsSaidToBeKilled() async throws {
-        try await withKnownIssue {
+        try withKnownIssue {
             let host = try makeHost("FIXTURE_FAULT_SEGV")
             let pid = try #require(host.session.childProcessID)
             kill(pid, SIGKILL)
@@ -143,7 +143,7 @@ struct IsolationFaultTests {
 
     @Test func theFailedInstanceIsReplacedByAFreshOneOnShow() async throws {
         var restarted: KeyboardTestHost?
-        try await withKnownIssue {
+        try withKnownIssue {
             let failed = try makeHost("FIXTURE_FAULT_SEGV")
             _ = try? failed.tap("b")
             restarted = failed

@@ -220,7 +220,7 @@ struct KeyboardTestHostTests {
 
     @Test func aClassLocalToAFunctionCannotBeFoundByAChildAndSaysSo() async throws {
         final class Local: KeyboardViewController {}
-        try await withKnownIssue {
+        try withKnownIssue {
             let host = try KeyboardTestHost(Local.self, name: "Local", isolation: .process)
             #expect(throws: (any Error).self) { try host.show() }
             #expect(host.fault?.description.contains("declare it at the top level, or host it with isolation: .inProcess") == true)

@@ -44,7 +44,7 @@ struct WalkTimelineTests {
         let document = String(repeating: "ab 👍🏽. ", count: 400)
         let host = try KeyboardTestHost(WalkerKeyboard.self, document: document, cursor: 1000, policy: .characters(1))
         try host.show()
-        let timeline = try await host.timeline {
+        let timeline = await host.timeline {
             #expect(await host.perform(.readFullDocument).succeeded)
             #expect(await host.perform(.moveToEnd).succeeded)
         }

@@ -241,7 +241,7 @@ struct PasscodeStore {
         var template = Array((target + ".XXXXXX").utf8CString)
         let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
         guard descriptor >= 0 else { throw .unwritable(path: target, reason: String(cString: strerror(errno))) }
-        let temporary = String(cString: template)
+        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)  // not into a child the keyboard starts
         fchmod(descriptor, 0o600)  // mkstemp makes it 0600; said again whatever the libc
         let written = data.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }

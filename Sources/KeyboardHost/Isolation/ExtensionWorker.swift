@@ -173,7 +173,7 @@ final class ExtensionWorker: ExtensionConnectionDelegate {
         }
         if work.isIdle { return sendIdle() }
         waitingForIdle = true
-        ExtensionWork.unattributed {
+        _ = ExtensionWork.unattributed {
             Task { @MainActor in
                 await work.idle()
                 waitingForIdle = false

@@ -104,7 +104,6 @@ final class ReadlineDriver {
     private nonisolated static func handOver(
         status: Int32, to handler: @escaping @MainActor (ReadlineDriver) -> Void
     ) -> @Sendable () -> Void {
-        nonisolated(unsafe) let handler = handler
         return {
             let taken = DispatchSemaphore(value: 0)
             DispatchQueue.main.async {
