@@ -21,6 +21,15 @@ struct WalkTimelineBoundsTests {
         let svg = WalkTimelineSVG().svg(timeline)
         #expect(svg.contains("… and \(extra + 1) steps more than the \(WalkTimeline.maximumSteps) a timeline keeps, not drawn"))
         #expect(svg.contains("(the extension counted 7)"))
+        // SVG does not wrap: each line of a caption, at the largest numbers a timeline holds, fits
+        // the picture's width at 12 points a line and a wide 0.6 em a Character (sans-serif averages
+        // nearer 0.5), past the 12-point indent on either side.
+        let lines = svg.split(separator: "\n").filter { $0.contains("class=\"caption\"") }.flatMap { caption in
+            // <text …>first<tspan …>second</tspan></text>: the text after each opening tag.
+            caption.split(separator: "<tspan").map { $0.drop { $0 != ">" }.dropFirst().replacing(/<\/(tspan|text)>/, with: "") }
+        }
+        #expect(lines.count == 3 && lines.allSatisfy { !$0.isEmpty }, "\(lines)")
+        for line in lines { #expect(Double(line.count) * 0.6 * 12 <= 960 - 24, "\(line)") }
     }
 }
 

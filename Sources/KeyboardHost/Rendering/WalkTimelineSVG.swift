@@ -60,7 +60,7 @@ public struct WalkTimelineSVG: Sendable {
         let captions = captionLines(timeline, origin: origin)
 
         let plotWidth = width - Self.left - Self.right
-        let titleHeight = (title == nil ? 0 : 24.0) + Double(captions.count) * Self.lineHeight + 14
+        let titleHeight = (title == nil ? 0 : 24.0) + Double(captions.joined().count) * Self.lineHeight + 14
         let documentTop = titleHeight + 18
         let clockTop = documentTop + Self.documentHeight + Self.gap
         let height = clockTop + Self.clockHeight + 56
@@ -84,8 +84,15 @@ public struct WalkTimelineSVG: Sendable {
             line = 24
         }
         for caption in captions {
+            // One text per caption, its later lines as tspans: a reader of the text gets the caption
+            // whole (each continuation starts with the space it was broken at).
             line += Self.lineHeight
-            out += "  <text class=\"caption\" x=\"12\" y=\"\(n(line))\" fill=\"#333\">\(SVGText.escaped(caption))</text>\n"
+            out += "  <text class=\"caption\" x=\"12\" y=\"\(n(line))\" fill=\"#333\">\(SVGText.escaped(caption[0]))"
+            for continuation in caption.dropFirst() {
+                line += Self.lineHeight
+                out += "<tspan x=\"24\" dy=\"\(n(Self.lineHeight))\">\(SVGText.escaped(continuation))</tspan>"
+            }
+            out += "</text>\n"
         }
 
         // Axes and their names.
@@ -208,8 +215,10 @@ public struct WalkTimelineSVG: Sendable {
         return out.count <= 8 ? out : [out.first!.lowerBound..<out.map(\.upperBound).max()!]
     }
 
-    /// A line per command: what it was, its round trips, its time, its answer, its windows.
-    private func captionLines(_ timeline: WalkTimeline, origin: Duration) -> [String] {
+    /// A caption per command, in two lines: what it was, its round trips, its time and its answer; then
+    /// its windows. (SVG does not wrap text, and one line of a long walk's numbers runs past the
+    /// picture's edge.)
+    private func captionLines(_ timeline: WalkTimeline, origin: Duration) -> [[String]] {
         var lines = timeline.segments.enumerated().map { index, segment in
             let trips = segment.roundTrips(in: timeline)
             let shown = timeline.steps[segment.firstStep..<(segment.endStep ?? timeline.steps.count)].filter { $0.kind == .snapshot }
@@ -217,11 +226,13 @@ public struct WalkTimelineSVG: Sendable {
             let took = segment.answered.map { DurationText.text($0 - segment.sent) } ?? "unanswered"
             let answer = segment.succeeded.map { $0 ? "succeeded" : "failed" } ?? "no answer while recorded"
             let reported = segment.reportedRoundTrips.map { $0 == trips ? "" : " (the extension counted \($0))" } ?? ""
-            return "\(index + 1). \(segment.command): \(trips) round trip\(trips == 1 ? "" : "s")\(reported), \(took) on the host's clock, "
-                + "\(answer); the windows showed \(average) Characters a trip on average"
+            return [
+                "\(index + 1). \(segment.command): \(trips) round trip\(trips == 1 ? "" : "s")\(reported), \(took) on the host's clock, \(answer);",
+                " the windows showed \(average) Characters a trip on average",
+            ]
         }
         if timeline.droppedSteps > 0 {
-            lines.append("… and \(timeline.droppedSteps) steps more than the \(WalkTimeline.maximumSteps) a timeline keeps, not drawn")
+            lines.append(["… and \(timeline.droppedSteps) steps more than the \(WalkTimeline.maximumSteps) a timeline keeps, not drawn"])
         }
         return lines
     }
