@@ -50,7 +50,7 @@ struct NewCommand: AsyncParsableCommand {
     }
 
     /// How long the new package's first `swift test` takes, as measured on a clean clone (README).
-    static let firstBuildTime = "about a minute on an idle 2-core machine, several when it is busy"
+    static let firstBuildTime = "one to two and a half minutes on an idle 2-core machine, several when it is busy"
 
     func run() async throws {
         let sdkPath = sdk ?? Self.builtFrom
