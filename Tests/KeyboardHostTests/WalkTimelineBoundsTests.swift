@@ -1,11 +1,12 @@
 @testable import KeyboardHost
+import TestSupport
 import Testing
 
 /// A timeline's bounds, fed as a session feeds it: it keeps at most `maximumSteps` steps, counts the
 /// rest, and still closes its commands; the picture says how many it left out.
 @Suite("Walk timeline bounds")
 struct WalkTimelineBoundsTests {
-    @Test func stepsPastTheMostAreCountedAndSaid() {
+    @Test func stepsPastTheMostAreCountedAndSaid() throws {
         var timeline = WalkTimeline()
         timeline.sent(.readFullDocument, at: .zero, sequence: 1, selection: 0..<0, before: "", after: "ab", length: 2)
         let extra = 5
@@ -23,13 +24,12 @@ struct WalkTimelineBoundsTests {
         #expect(svg.contains("(the extension counted 7)"))
         // SVG does not wrap: each line of a caption, at the largest numbers a timeline holds, fits
         // the picture's width at 12 points a line and a wide 0.6 em a Character (sans-serif averages
-        // nearer 0.5), past the 12-point indent on either side.
-        let lines = svg.split(separator: "\n").filter { $0.contains("class=\"caption\"") }.flatMap { caption in
-            // <text …>first<tspan …>second</tspan></text>: the text after each opening tag.
-            caption.split(separator: "<tspan").map { $0.drop { $0 != ">" }.dropFirst().replacing(/<\/(tspan|text)>/, with: "") }
-        }
-        #expect(lines.count == 3 && lines.allSatisfy { !$0.isEmpty }, "\(lines)")
-        for line in lines { #expect(Double(line.count) * 0.6 * 12 <= 960 - 24, "\(line)") }
+        // nearer 0.5), past a continuation's 24-point indent and a 12-point margin on the right.
+        let drawn = try RenderedTimeline.read(svg)
+        let lines = drawn.captionLines.joined()
+        #expect(drawn.captionLines.map(\.count) == [2, 1] && lines.allSatisfy { !$0.isEmpty }, "\(drawn.captionLines)")
+        #expect(drawn.captions[0].contains("succeeded; the windows showed"), "one caption, whole, to a reader of its text")
+        for line in lines { #expect(Double(line.count) * 0.6 * 12 <= drawn.width - 36, "\(line)") }
     }
 }
 

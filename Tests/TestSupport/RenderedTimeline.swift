@@ -4,8 +4,8 @@ import FoundationXML
 #endif
 
 /// The columns of an SVG of `WalkTimelineSVG`, read back through an XML parser: what each column says
-/// its steps were (their range, kind, time, selection, window, document length, command), and the
-/// captions.
+/// its steps were (their range, kind, time, selection, window, document length, command), the
+/// captions, and the picture's width.
 public final class RenderedTimeline: NSObject, XMLParserDelegate {
     public struct Column: Equatable, Sendable {
         public let first, last: Int
@@ -18,7 +18,11 @@ public final class RenderedTimeline: NSObject, XMLParserDelegate {
     }
 
     public private(set) var columns: [Column] = []
-    public private(set) var captions: [String] = []
+    /// Each caption as drawn, a line at a time: its text's own, then each `<tspan>`'s.
+    public private(set) var captionLines: [[String]] = []
+    /// Each caption whole, as a reader of its text gets it.
+    public var captions: [String] { captionLines.map { $0.joined() } }
+    public private(set) var width = 0.0
     private var inCaption = false
 
     public static func read(_ svg: String) throws -> RenderedTimeline {
@@ -31,6 +35,7 @@ public final class RenderedTimeline: NSObject, XMLParserDelegate {
     public func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?, attributes: [String: String] = [:]) {
         let int = { (key: String) in Int(attributes[key] ?? "") ?? -1 }
         switch (name, attributes["class"]) {
+        case ("svg", _): width = Double(attributes["width"] ?? "") ?? .nan
         case ("g", "trip"):
             columns.append(Column(
                 first: int("data-first"), last: int("data-last"), kind: attributes["data-kind"] ?? "",
@@ -41,13 +46,17 @@ public final class RenderedTimeline: NSObject, XMLParserDelegate {
             ))
         case ("text", "caption"):
             inCaption = true
-            captions.append("")
+            captionLines.append([""])
+        case ("tspan", _) where inCaption:
+            captionLines[captionLines.count - 1].append("")
         default: break
         }
     }
 
     public func parser(_ parser: XMLParser, foundCharacters string: String) {
-        if inCaption { captions[captions.count - 1] += string }
+        guard inCaption else { return }
+        let caption = captionLines.count - 1
+        captionLines[caption][captionLines[caption].count - 1] += string
     }
 
     public func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
